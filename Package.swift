@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "HybridShell",
+    products: [
+        .library(name: "HybridShell", targets: ["HybridShell"]),
+        .executable(name: "hybrid-run", targets: ["hybrid-run"]),
+        .executable(name: "hybrid-bench", targets: ["hybrid-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.20.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
+        ),
+        .target(
+            name: "HybridShell",
+            dependencies: [
+                "CWebKitGTK",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "hybrid-run",
+            dependencies: [
+                "HybridShell",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "hybrid-bench",
+            dependencies: ["HybridShell"]
+        ),
+        .testTarget(
+            name: "HybridShellTests",
+            dependencies: [
+                "HybridShell",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            exclude: ["README.md"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

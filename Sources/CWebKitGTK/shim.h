@@ -1,0 +1,60 @@
+// The one C header HybridShell imports. Swift cannot see function-like macros or call variadic
+// functions, so the few we need are re-stated here as static inline functions.
+#ifndef HYBRIDSHELL_CWEBKITGTK_SHIM_H
+#define HYBRIDSHELL_CWEBKITGTK_SHIM_H
+
+#include <webkit2/webkit2.h>
+#include <glib-unix.h>
+#include <libsoup/soup.h>
+
+static inline GObject *hs_object(gpointer instance) { return G_OBJECT(instance); }
+static inline GtkWidget *hs_widget(gpointer instance) { return GTK_WIDGET(instance); }
+static inline GtkContainer *hs_container(gpointer instance) { return GTK_CONTAINER(instance); }
+static inline GtkWindow *hs_window(gpointer instance) { return GTK_WINDOW(instance); }
+static inline WebKitWebView *hs_web_view(gpointer instance) { return WEBKIT_WEB_VIEW(instance); }
+
+static inline gboolean hs_is_web_view(gpointer instance) { return WEBKIT_IS_WEB_VIEW(instance); }
+
+/// `g_object_new(WEBKIT_TYPE_WEB_VIEW, …)` with the properties a web view can only get at construction.
+static inline WebKitWebView *hs_web_view_new(WebKitWebContext *context,
+                                             WebKitUserContentManager *content_manager,
+                                             WebKitSettings *settings,
+                                             WebKitWebView *related_view)
+{
+    if (related_view != NULL) {
+        return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,
+                                            "related-view", related_view,
+                                            "user-content-manager", content_manager,
+                                            "settings", settings,
+                                            NULL));
+    }
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,
+                                        "web-context", context,
+                                        "user-content-manager", content_manager,
+                                        "settings", settings,
+                                        NULL));
+}
+
+/// `webkit_website_data_manager_new(…)` is variadic.
+static inline WebKitWebsiteDataManager *hs_website_data_manager_new(const char *base_data_directory,
+                                                                    const char *base_cache_directory)
+{
+    return webkit_website_data_manager_new("base-data-directory", base_data_directory,
+                                           "base-cache-directory", base_cache_directory,
+                                           NULL);
+}
+
+/// `g_variant_new("a{sv}", builder)` without the variadic call.
+static inline GVariant *hs_variant_dict_end(GVariantDict *dict) { return g_variant_dict_end(dict); }
+
+static inline const GVariantType *hs_variant_type(const char *type_string) { return G_VARIANT_TYPE(type_string); }
+
+static inline GQuark hs_webkit_network_error(void) { return WEBKIT_NETWORK_ERROR; }
+static inline GQuark hs_webkit_policy_error(void) { return WEBKIT_POLICY_ERROR; }
+static inline GQuark hs_webkit_javascript_error(void) { return WEBKIT_JAVASCRIPT_ERROR; }
+static inline GQuark hs_io_error(void) { return G_IO_ERROR; }
+
+static inline gboolean hs_true(void) { return TRUE; }
+static inline gboolean hs_false(void) { return FALSE; }
+
+#endif

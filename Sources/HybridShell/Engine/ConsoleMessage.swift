@@ -1,0 +1,38 @@
+/// A message a page wrote to its console, or an uncaught error, with where it came from.
+public struct ConsoleMessage: Sendable, Equatable {
+    public enum Level: String, Sendable, Equatable, CaseIterable {
+        case log, info, warn, error, debug
+    }
+
+    public enum Source: String, Sendable, Equatable {
+        /// `console.log` and friends.
+        case consoleAPI = "console"
+        /// An exception nobody caught.
+        case uncaughtException = "exception"
+        /// A rejected Promise nobody handled.
+        case unhandledRejection = "rejection"
+    }
+
+    public let level: Level
+    public let source: Source
+    public let text: String
+    public let url: String
+    public let line: Int
+    public let column: Int
+
+    public init(level: Level, source: Source, text: String, url: String, line: Int, column: Int) {
+        self.level = level
+        self.source = source
+        self.text = text
+        self.url = url
+        self.line = line
+        self.column = column
+    }
+
+    /// The line WebKit's MiniBrowser prints (`enable-write-console-messages-to-stdout`):
+    /// `url:line:column: CONSOLE LOG text`, and `CONSOLE JS ERROR` for uncaught errors.
+    public var miniBrowserLine: String {
+        let label = source == .consoleAPI ? level.rawValue.uppercased() : "JS ERROR"
+        return "\(url):\(line):\(column): CONSOLE \(label) \(text)"
+    }
+}

@@ -1,0 +1,30 @@
+/// The actor that owns every web view: its jobs run on the GLib main-loop thread, where GTK and
+/// WebKit must be called.
+///
+/// Do not confuse it with `@MainActor`: under Swift Testing on Linux the main thread is parked in
+/// `dispatch_main()`, so HybridShell runs GLib on its own thread there and on the main thread in
+/// an executable (see ``MainLoop``). Awaiting an `@EngineActor` function from any task is the way
+/// in; no polling is involved.
+@globalActor
+public actor EngineActor {
+    public static let shared = EngineActor()
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        GLibExecutor.shared.asUnownedSerialExecutor()
+    }
+
+    /// Runs `operation` synchronously when the caller is already on the GLib main-loop thread
+    /// (a GLib callback, for instance) and stops the process otherwise.
+    public static func assumeIsolated<T>(
+        _ operation: @EngineActor () throws -> T
+    ) rethrows -> T {
+        GLibExecutor.shared.checkIsolated()
+        // Same technique as `MainActor.assumeIsolated`: the check above establishes isolation.
+        return try withoutActuallyEscaping(operation) { isolated in
+            try unsafeBitCast(isolated, to: (() throws -> T).self)()
+        }
+    }
+
+    /// True on the thread that runs the GLib main loop.
+    public static var isCurrentThread: Bool { GLibExecutor.shared.isLoopThread }
+}

@@ -1,0 +1,40 @@
+/// A navigation about to happen (`WebKitNavigationAction` of a `decide-policy` decision).
+public struct NavigationAction: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        case linkClicked, formSubmitted, backForward, reload, formResubmitted, other
+    }
+
+    public let url: String
+    public let kind: Kind
+    public let httpMethod: String
+    public let isUserGesture: Bool
+    public let isRedirect: Bool
+    /// True for `window.open` / `target=_blank` (a `NEW_WINDOW_ACTION` decision).
+    public let opensNewWindow: Bool
+
+    public init(url: String, kind: Kind = .other, httpMethod: String = "GET", isUserGesture: Bool = false,
+                isRedirect: Bool = false, opensNewWindow: Bool = false) {
+        self.url = url
+        self.kind = kind
+        self.httpMethod = httpMethod
+        self.isUserGesture = isUserGesture
+        self.isRedirect = isRedirect
+        self.opensNewWindow = opensNewWindow
+    }
+}
+
+/// What to do with a navigation (`webkit_policy_decision_use` / `_ignore`).
+public enum NavigationDecision: Sendable, Equatable {
+    case allow
+    case cancel
+}
+
+/// What to do with `window.open` / `target=_blank` (the `create` signal).
+public enum NewWindowPolicy: Sendable, Equatable {
+    /// Load the URL in the same view (the default: a headless shell has nowhere else to show it).
+    case sameView
+    /// Ignore it; `window.open` returns null.
+    case deny
+    /// Hand it to ``WebView/onNewWindow`` which may return another view to load it in.
+    case delegate
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The engine state views share: cookies, caches, local storage and their processes' settings
+/// (`WebKitWebContext` with its `WebKitWebsiteDataManager`).
+///
+/// A context lives as long as the process (see `WebKitContext` for why).
+@EngineActor
+public final class WebContext {
+    public enum Storage: Sendable, Equatable {
+        /// Nothing is written to disk; everything is gone when the process exits.
+        case ephemeral
+        /// Cookies (SQLite), local storage and caches persist in this directory.
+        case persistent(directory: String)
+    }
+
+    public let storage: Storage
+    let native: WebKitContext
+
+    /// Creates a context. `headless` applies the start-up tuning measured under Xvfb (see
+    /// bench/README.md); it only takes effect for the first context of a process.
+    public init(storage: Storage = .ephemeral, headless: Bool = true) throws(ShellError) {
+        if let problem = MainLoop.displayError { throw .noDisplay(problem) }
+        if headless { WebKitEnvironment.applyHeadlessDefaults() }
+        switch storage {
+        case .ephemeral:
+            native = WebKitContext(dataDirectory: nil)
+        case .persistent(let directory):
+            let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
+            do {
+                try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
+            } catch {
+                throw .invalidArgument("cannot create the data directory \(absolute): \(error.localizedDescription)")
+            }
+            guard FileManager.default.isWritableFile(atPath: absolute) else {
+                throw .invalidArgument("the data directory \(absolute) is not writable")
+            }
+            native = WebKitContext(dataDirectory: absolute)
+        }
+        self.storage = storage
+    }
+
+    private static var sharedContext: WebContext?
+
+    /// An ephemeral, headless context created on first use.
+    public static func shared() throws(ShellError) -> WebContext {
+        if let sharedContext { return sharedContext }
+        let context = try WebContext()
+        sharedContext = context
+        return context
+    }
+
+    /// WebKitGTK's version, e.g. `2.50.6`.
+    public nonisolated static var engineVersion: String { WebKitContext.engineVersion }
+}

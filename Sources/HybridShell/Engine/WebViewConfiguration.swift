@@ -1,0 +1,27 @@
+/// How a ``WebView`` is set up. Everything has a default that suits a headless shell.
+public struct WebViewConfiguration: Sendable {
+    public enum Window: Sendable, Equatable {
+        /// No toplevel window at all. Pages load, run and can be snapshotted; nothing is mapped on
+        /// the display, which makes start-up cheaper under Xvfb.
+        case none
+        /// A `GtkOffscreenWindow`: rendered, never shown.
+        case offscreen
+        /// A real window on the display.
+        case visible(fullscreen: Bool = false, decorated: Bool = true, title: String = "HybridShell")
+    }
+
+    public var window: Window = .none
+    public var width = 1280
+    public var height = 800
+    public var userAgent: UserAgent = .engineDefault
+    public var dialogPolicy: DialogPolicy = .automatic()
+    public var newWindowPolicy: NewWindowPolicy = .sameView
+    /// Lets the Web Inspector attach (`enable-developer-extras`).
+    public var developerExtras = false
+    /// Capture `console.*` and uncaught errors from every frame as ``PageEvent/console(_:)``.
+    public var capturesConsole = true
+    /// Shares the web process of another view (`related-view`): cheaper, but one crash takes both.
+    public var sharesProcessWith: WebView?
+
+    public init() {}
+}

@@ -1,0 +1,68 @@
+internal import CWebKitGTK
+
+/// Glue for WebKit's `GAsyncReadyCallback` functions: the callback gets a retained box holding
+/// what to do with the `GAsyncResult`, runs it on the loop thread and releases the box.
+final class AsyncCallCompletion {
+    let finish: @EngineActor (gpointer?, OpaquePointer?) -> Void
+
+    init(_ finish: @escaping @EngineActor (gpointer?, OpaquePointer?) -> Void) {
+        self.finish = finish
+    }
+
+    /// The user data to pass with ``asyncCallReady``; retained until the callback runs.
+    func retainedUserData() -> gpointer {
+        Unmanaged.passRetained(self).toOpaque()
+    }
+}
+
+let asyncCallReady: GAsyncReadyCallback = { source, result, data in
+    nonisolated(unsafe) let completion = Unmanaged<AsyncCallCompletion>.fromOpaque(data!).takeRetainedValue()
+    nonisolated(unsafe) let (source, result) = (source, result)
+    EngineActor.assumeIsolated { completion.finish(UnsafeMutableRawPointer(source), result) }
+}
+
+/// A `GCancellable` that a Swift task's cancellation handler (any thread) may cancel while the loop
+/// thread finishes the call. `g_cancellable_cancel` is thread-safe; the reference keeps it alive.
+struct TaskCancellable: Sendable {
+    let reference = GObjectReference(taking: UnsafeMutableRawPointer(g_cancellable_new()))
+
+    var pointer: UnsafeMutablePointer<GCancellable> { reference.pointer(as: GCancellable.self) }
+
+    func cancel() { g_cancellable_cancel(pointer) }
+}
+
+/// Moves a C `GError` into a Swift value and frees it.
+struct GLibError: Sendable {
+    let domain: String
+    let code: Int
+    let message: String
+
+    init(consuming error: UnsafeMutablePointer<GError>) {
+        domain = String(cString: g_quark_to_string(error.pointee.domain))
+        code = Int(error.pointee.code)
+        message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        g_error_free(error)
+    }
+
+    init(borrowing error: UnsafeMutablePointer<GError>) {
+        domain = String(cString: g_quark_to_string(error.pointee.domain))
+        code = Int(error.pointee.code)
+        message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    }
+
+    var isCancellation: Bool {
+        domain == String(cString: g_quark_to_string(hs_io_error())) && code == Int(G_IO_ERROR_CANCELLED.rawValue)
+    }
+}
+
+/// Takes a newly allocated C string (`gchar*` a function returns with transfer full).
+func takeGLibString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
+    guard let pointer else { return nil }
+    defer { g_free(pointer) }
+    return String(cString: pointer)
+}
+
+/// Reads a C string owned by someone else (transfer none).
+func borrowCString(_ pointer: UnsafePointer<gchar>?) -> String? {
+    pointer.map { String(cString: $0) }
+}

@@ -1,0 +1,81 @@
+internal import CWebKitGTK
+import Synchronization
+
+/// The serial executor of ``EngineActor``: it runs Swift jobs inside GLib's default main context,
+/// on whichever thread iterates that context (the main thread in `hybrid-run`, a dedicated thread
+/// under `swift test`).
+///
+/// One persistent `GSource` is attached to the default context. Enqueuing a job appends it to a
+/// locked queue and makes the source ready with `g_source_set_ready_time(source, 0)`, which wakes a
+/// sleeping loop from any thread. The loop then drains the queue in one dispatch. Nothing polls.
+final class GLibExecutor: SerialExecutor, @unchecked Sendable {
+    static let shared = GLibExecutor()
+
+    private let queue = Mutex<[UnownedJob]>([])
+    // Written once in init, read from any thread afterwards.
+    private let source: UnsafeMutablePointer<GSource>
+
+    private init() {
+        source = g_source_new(&jobSourceFuncs, guint(MemoryLayout<GSource>.size))
+        g_source_set_priority(source, G_PRIORITY_DEFAULT)
+        g_source_set_can_recurse(source, 0)
+        g_source_set_name(source, "HybridShell jobs")
+        g_source_set_ready_time(source, -1)
+        g_source_attach(source, g_main_context_default())
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.withLock { $0.append(job) }
+        MainLoop.ensureRunning()
+        g_source_set_ready_time(source, 0)
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// C callbacks from GLib (signals, async completions) run on the loop thread outside any Swift
+    /// job; `EngineActor.assumeIsolated` relies on this check to accept them.
+    func checkIsolated() {
+        precondition(isLoopThread, "HybridShell: engine work must run on the GLib main-loop thread")
+    }
+
+    func isIsolatingCurrentContext() -> Bool? {
+        isLoopThread
+    }
+
+    var isLoopThread: Bool {
+        g_main_context_is_owner(g_main_context_default()) != 0
+    }
+
+    /// Runs every job queued so far. Jobs enqueued while draining make the source ready again and
+    /// run in the next dispatch, so one burst of work cannot starve GTK's own event sources.
+    fileprivate func drain() {
+        g_source_set_ready_time(source, -1)
+        let jobs = queue.withLock { pending -> [UnownedJob] in
+            let taken = pending
+            pending.removeAll(keepingCapacity: true)
+            return taken
+        }
+        let executor = asUnownedSerialExecutor()
+        for job in jobs {
+            job.runSynchronously(on: executor)
+        }
+        if queue.withLock({ !$0.isEmpty }) {
+            g_source_set_ready_time(source, 0)
+        }
+    }
+}
+
+private let jobSourceDispatch: @convention(c) (
+    UnsafeMutablePointer<GSource>?, GSourceFunc?, gpointer?
+) -> gboolean = { _, _, _ in
+    GLibExecutor.shared.drain()
+    return hs_true()  // G_SOURCE_CONTINUE: the source lives for the whole process
+}
+
+private nonisolated(unsafe) var jobSourceFuncs = GSourceFuncs(
+    prepare: nil, check: nil, dispatch: jobSourceDispatch, finalize: nil,
+    closure_callback: nil, closure_marshal: nil
+)

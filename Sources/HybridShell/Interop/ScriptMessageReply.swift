@@ -1,0 +1,40 @@
+internal import CWebKitGTK
+
+/// The answer to one `postMessage` of a reply handler (`WebKitScriptMessageReply`). It must be
+/// answered once; a reply dropped unanswered rejects the page's Promise, so a page never waits
+/// forever on a forgotten message.
+@EngineActor
+public final class ScriptMessageReply {
+    private var reply: OpaquePointer?
+    private let context: OpaquePointer?
+
+    init(_ reply: OpaquePointer, context: UnsafeMutablePointer<JSCContext>?) {
+        self.reply = webkit_script_message_reply_ref(reply)
+        self.context = context.map { OpaquePointer(g_object_ref($0)) }
+    }
+
+    public var isAnswered: Bool { reply == nil }
+
+    /// Resolves the page's Promise with a string.
+    public func succeed(_ text: String) {
+        guard let reply, let context else { return }
+        self.reply = nil
+        let value = jsc_value_new_string(UnsafeMutablePointer(context), text)
+        webkit_script_message_reply_return_value(reply, value)
+        g_object_unref(value)
+        webkit_script_message_reply_unref(reply)
+    }
+
+    /// Rejects the page's Promise with an `Error` carrying `message`.
+    public func fail(_ message: String) {
+        guard let reply else { return }
+        self.reply = nil
+        webkit_script_message_reply_return_error_message(reply, message)
+        webkit_script_message_reply_unref(reply)
+    }
+
+    isolated deinit {
+        fail("HybridShell: the message was dropped without a reply")
+        if let context { g_object_unref(UnsafeMutableRawPointer(context)) }
+    }
+}

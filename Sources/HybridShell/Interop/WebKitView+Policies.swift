@@ -1,0 +1,116 @@
+internal import CWebKitGTK
+
+extension WebKitView {
+    /// `decide-policy`: navigation and new-window actions go to ``decideNavigation``; responses get
+    /// WebKit's default (show what can be shown).
+    func decidePolicy(_ decision: gpointer?, type raw: UInt32) -> Bool {
+        guard let decision else { return false }
+        let type = WebKitPolicyDecisionType(rawValue: raw)
+        guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION
+        else { return false }
+        let navigation = decision.assumingMemoryBound(to: WebKitNavigationPolicyDecision.self)
+        guard let action = webkit_navigation_policy_decision_get_navigation_action(navigation) else { return false }
+        let navigationAction = WebKitView.navigationAction(
+            action, opensNewWindow: type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
+        let policy = decision.assumingMemoryBound(to: WebKitPolicyDecision.self)
+        switch decideNavigation(navigationAction) {
+        case .allow:
+            webkit_policy_decision_use(policy)
+        case .cancel:
+            webkit_policy_decision_ignore(policy)
+            onEvent(.navigationCancelled(url: navigationAction.url))
+        }
+        return true
+    }
+
+    static func navigationAction(_ action: OpaquePointer, opensNewWindow: Bool) -> NavigationAction {
+        let request = webkit_navigation_action_get_request(action)
+        let url = borrowCString(webkit_uri_request_get_uri(request)) ?? ""
+        let method = borrowCString(webkit_uri_request_get_http_method(request)) ?? "GET"
+        let kind: NavigationAction.Kind
+        switch webkit_navigation_action_get_navigation_type(action) {
+        case WEBKIT_NAVIGATION_TYPE_LINK_CLICKED: kind = .linkClicked
+        case WEBKIT_NAVIGATION_TYPE_FORM_SUBMITTED: kind = .formSubmitted
+        case WEBKIT_NAVIGATION_TYPE_BACK_FORWARD: kind = .backForward
+        case WEBKIT_NAVIGATION_TYPE_RELOAD: kind = .reload
+        case WEBKIT_NAVIGATION_TYPE_FORM_RESUBMITTED: kind = .formResubmitted
+        default: kind = .other
+        }
+        return NavigationAction(url: url, kind: kind, httpMethod: method,
+                                isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0,
+                                isRedirect: webkit_navigation_action_is_redirect(action) != 0,
+                                opensNewWindow: opensNewWindow)
+    }
+
+    /// `create`: `window.open` and `target=_blank`.
+    func create(_ actionPointer: gpointer?) -> gpointer? {
+        guard let actionPointer else { return nil }
+        let action = OpaquePointer(actionPointer)
+        let navigationAction = WebKitView.navigationAction(action, opensNewWindow: true)
+        switch createWindow(navigationAction) {
+        case .loadHere:
+            onEvent(.newWindowRequested(url: navigationAction.url, decision: "sameView"))
+            if !navigationAction.url.isEmpty, navigationAction.url != "about:blank" {
+                load(uri: navigationAction.url)
+            }
+            return nil
+        case .deny:
+            onEvent(.newWindowRequested(url: navigationAction.url, decision: "deny"))
+            return nil
+        case .view(let other):
+            onEvent(.newWindowRequested(url: navigationAction.url, decision: "newView"))
+            return UnsafeMutableRawPointer(other.view)
+        }
+    }
+
+    /// `script-dialog`: hands the dialog to ``handleDialog`` with a handle that can answer it now
+    /// or later; returning false lets WebKit show its own dialog.
+    func scriptDialog(_ pointer: gpointer?) -> Bool {
+        guard let pointer else { return false }
+        let dialog = OpaquePointer(pointer)
+        let kind: ScriptDialog.Kind
+        switch webkit_script_dialog_get_dialog_type(dialog) {
+        case WEBKIT_SCRIPT_DIALOG_ALERT: kind = .alert
+        case WEBKIT_SCRIPT_DIALOG_CONFIRM: kind = .confirm
+        case WEBKIT_SCRIPT_DIALOG_PROMPT: kind = .prompt
+        default: kind = .beforeUnloadConfirm
+        }
+        let message = borrowCString(webkit_script_dialog_get_message(dialog)) ?? ""
+        let defaultText = kind == .prompt ? borrowCString(webkit_script_dialog_prompt_get_default_text(dialog)) : nil
+        let pending = PendingDialog(dialog)
+        return handleDialog(ScriptDialog(kind: kind, message: message, defaultText: defaultText), pending)
+    }
+}
+
+/// A script dialog that has been taken over and must be answered exactly once, now or later
+/// (`webkit_script_dialog_ref` … `webkit_script_dialog_close`). If it is dropped unanswered it
+/// is closed with the default answer, so the page never waits forever.
+@EngineActor
+final class PendingDialog {
+    private var dialog: OpaquePointer?
+
+    init(_ dialog: OpaquePointer) {
+        self.dialog = webkit_script_dialog_ref(dialog)
+    }
+
+    var isAnswered: Bool { dialog == nil }
+
+    func answer(_ answer: DialogAnswer) {
+        guard let dialog else { return }
+        self.dialog = nil
+        switch answer {
+        case .confirm(let confirmed):
+            webkit_script_dialog_confirm_set_confirmed(dialog, confirmed ? 1 : 0)
+        case .prompt(let text):
+            if let text { webkit_script_dialog_prompt_set_text(dialog, text) }
+        case .dismiss, .showNativeDialog:
+            break
+        }
+        webkit_script_dialog_close(dialog)
+        webkit_script_dialog_unref(dialog)
+    }
+
+    isolated deinit {
+        answer(.dismiss)
+    }
+}

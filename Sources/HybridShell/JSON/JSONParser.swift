@@ -1,0 +1,358 @@
+import Foundation
+
+/// A strict RFC 8259 parser: no trailing commas, comments, `NaN` or single quotes; duplicate keys
+/// and `__proto__` keys rejected (JavaScript and Swift disagree on which duplicate wins, and
+/// `__proto__` changes an object's prototype when a page parses it); a nesting limit.
+///
+/// The same parser validates and dispatches bridge messages, so what was checked is what runs.
+public struct JSONParser: Sendable {
+    public struct Limits: Sendable, Equatable {
+        public var maxDepth: Int
+        public var rejectDuplicateKeys: Bool
+        public var forbiddenKeys: Set<String>
+
+        public init(maxDepth: Int = 512, rejectDuplicateKeys: Bool = true, forbiddenKeys: Set<String> = ["__proto__"]) {
+            self.maxDepth = maxDepth
+            self.rejectDuplicateKeys = rejectDuplicateKeys
+            self.forbiddenKeys = forbiddenKeys
+        }
+    }
+
+    public var limits: Limits
+
+    public init(limits: Limits = .init()) {
+        self.limits = limits
+    }
+
+    /// Parses one JSON value that makes up the whole text (surrounding whitespace allowed).
+    public func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try JSONParser.withBytes(of: text) { bytes throws(JSONSyntaxError) in
+            var scanner = JSONScanner(bytes: bytes, limits: limits)
+            return try scanner.parseDocument()
+        }
+    }
+
+    /// Checks that `text` is one valid JSON value without building it.
+    public func validate(_ text: String) throws(JSONSyntaxError) {
+        try JSONParser.withBytes(of: text) { bytes throws(JSONSyntaxError) in
+            var scanner = JSONScanner(bytes: bytes, limits: limits)
+            scanner.skipWhitespace()
+            try scanner.skipValue(depth: 0)
+            scanner.skipWhitespace()
+            guard scanner.index == bytes.count else { throw scanner.error(.trailingCharacters) }
+        }
+    }
+}
+
+extension JSONParser {
+    /// `String.withUTF8` with a typed error (its own `rethrows` erases the type).
+    static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> R) throws(JSONSyntaxError) -> R {
+        var text = text
+        var result: Result<R, JSONSyntaxError>?
+        text.withUTF8 { bytes in
+            result = Result { () throws(JSONSyntaxError) in try body(bytes) }
+        }
+        return try result!.get()
+    }
+}
+
+/// The scanner behind ``JSONParser`` and the bridge's envelope reader. It can build values or
+/// only skip over them (validating as it goes), so a large payload is checked without being copied.
+struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let limits: JSONParser.Limits
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits, index: Int = 0) {
+        self.bytes = bytes
+        self.limits = limits
+        self.index = index
+    }
+
+    func error(_ kind: JSONSyntaxError.Kind, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(kind: kind, offset: offset ?? index)
+    }
+
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw error(.trailingCharacters) }
+        return value
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    func peek() throws(JSONSyntaxError) -> UInt8 {
+        guard index < bytes.count else { throw error(.unexpectedEnd) }
+        return bytes[index]
+    }
+
+    func unexpected() -> JSONSyntaxError {
+        guard index < bytes.count else { return error(.unexpectedEnd) }
+        let byte = bytes[index]
+        let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : String(format: "0x%02X", byte)
+        return error(.unexpectedCharacter(shown))
+    }
+
+    mutating func expect(_ byte: UInt8) throws(JSONSyntaxError) {
+        guard index < bytes.count, bytes[index] == byte else { throw unexpected() }
+        index += 1
+    }
+
+    // MARK: Building values
+
+    mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        switch try peek() {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try scanString(decode: true)!)
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return .number(try scanNumber(decode: true))
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipWhitespace()
+            let keyOffset = index
+            guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
+            let key = try scanString(decode: true)!
+            try check(key: key, at: keyOffset, isDuplicate: members[key] != nil)
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            members[key] = try parseValue(depth: depth)
+            skipWhitespace()
+            if try peek() == UInt8(ascii: ",") { index += 1; continue }
+            try expect(UInt8(ascii: "}"))
+            return .object(members)
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
+            skipWhitespace()
+            items.append(try parseValue(depth: depth))
+            skipWhitespace()
+            if try peek() == UInt8(ascii: ",") { index += 1; continue }
+            try expect(UInt8(ascii: "]"))
+            return .array(items)
+        }
+    }
+
+    private func check(key: String, at offset: Int, isDuplicate: Bool) throws(JSONSyntaxError) {
+        if limits.forbiddenKeys.contains(key) { throw error(.forbiddenKey(key), at: offset) }
+        if isDuplicate, limits.rejectDuplicateKeys { throw error(.duplicateKey(key), at: offset) }
+    }
+
+    // MARK: Skipping (validating) values
+
+    /// Validates the value at the cursor and moves past it.
+    mutating func skipValue(depth: Int) throws(JSONSyntaxError) {
+        switch try peek() {
+        case UInt8(ascii: "{"): try skipObject(depth: depth + 1)
+        case UInt8(ascii: "["): try skipArray(depth: depth + 1)
+        case UInt8(ascii: "\""): _ = try scanString(decode: false)
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try scanNumber(decode: false)
+        }
+    }
+
+    private mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
+        guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
+        index += 1
+        var keys = Set<String>()
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            let keyOffset = index
+            guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
+            let key = try scanString(decode: true)!
+            try check(key: key, at: keyOffset, isDuplicate: !keys.insert(key).inserted)
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            try skipValue(depth: depth)
+            skipWhitespace()
+            if try peek() == UInt8(ascii: ",") { index += 1; continue }
+            try expect(UInt8(ascii: "}"))
+            return
+        }
+    }
+
+    private mutating func skipArray(depth: Int) throws(JSONSyntaxError) {
+        guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
+        index += 1
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "]") { index += 1; return }
+        while true {
+            skipWhitespace()
+            try skipValue(depth: depth)
+            skipWhitespace()
+            if try peek() == UInt8(ascii: ",") { index += 1; continue }
+            try expect(UInt8(ascii: "]"))
+            return
+        }
+    }
+
+    // MARK: Tokens
+
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let start = index
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error(.unexpectedEnd) }
+        for offset in 0..<count where bytes[start + offset] != word.utf8Start[offset] {
+            index = start + offset
+            throw unexpected()
+        }
+        index += count
+    }
+
+    /// Scans a number; returns its value when `decode` is set (0 otherwise).
+    mutating func scanNumber(decode: Bool) throws(JSONSyntaxError) -> Double {
+        let start = index
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { throw error(.unexpectedEnd) }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if isDigit(bytes[index]) {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        } else {
+            throw index == start ? unexpected() : error(.invalidNumber, at: start)
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber, at: start) }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error(.invalidNumber, at: start) }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        guard decode else { return 0 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text) else { throw error(.invalidNumber, at: start) }
+        return value
+    }
+
+    /// Scans a string literal at the cursor. Returns the decoded string when `decode` is set.
+    /// A lone UTF-16 surrogate escape (which JSON allows and Swift strings cannot hold) decodes as
+    /// U+FFFD; raw payload text is passed on untouched, so pages still get theirs back byte-exact.
+    mutating func scanString(decode: Bool) throws(JSONSyntaxError) -> String? {
+        index += 1  // the opening quote
+        let contentStart = index
+        var hasEscapes = false
+        while true {
+            // The hot loop for large payloads: plain bytes until a quote, backslash or control.
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+                index += 1
+            }
+            guard index < bytes.count else { throw error(.unexpectedEnd) }
+            let byte = bytes[index]
+            if byte == 0x22 { break }
+            if byte < 0x20 { throw error(.controlCharacterInString) }
+            hasEscapes = true
+            index += 1
+            guard index < bytes.count else { throw error(.unexpectedEnd) }
+            switch bytes[index] {
+            case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74: index += 1
+            case 0x75:
+                guard index + 4 < bytes.count else { throw error(.unexpectedEnd) }
+                for offset in 1...4 where hexValue(bytes[index + offset]) == nil {
+                    throw error(.invalidEscape, at: index - 1)
+                }
+                index += 5
+            default:
+                throw error(.invalidEscape, at: index - 1)
+            }
+        }
+        let contentEnd = index
+        index += 1  // the closing quote
+        guard decode else { return nil }
+        let content = UnsafeBufferPointer(rebasing: bytes[contentStart..<contentEnd])
+        if !hasEscapes { return String(decoding: content, as: UTF8.self) }
+        return JSONScanner.unescape(content)
+    }
+
+    private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String {
+        var scalars = String.UnicodeScalarView()
+        var utf8 = [UInt8]()
+        var index = 0
+        func flush() {
+            if !utf8.isEmpty {
+                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+                utf8.removeAll(keepingCapacity: true)
+            }
+        }
+        func hex4(_ at: Int) -> UInt32 {
+            (0..<4).reduce(UInt32(0)) { $0 << 4 | UInt32(hexValue(content[at + $1])!) }
+        }
+        while index < content.count {
+            let byte = content[index]
+            guard byte == 0x5C else { utf8.append(byte); index += 1; continue }
+            let escape = content[index + 1]
+            index += 2
+            switch escape {
+            case 0x62: utf8.append(0x08)
+            case 0x66: utf8.append(0x0C)
+            case 0x6E: utf8.append(0x0A)
+            case 0x72: utf8.append(0x0D)
+            case 0x74: utf8.append(0x09)
+            case 0x75:
+                flush()
+                var code = hex4(index)
+                index += 4
+                if (0xD800..<0xDC00).contains(code), index + 6 <= content.count,
+                   content[index] == 0x5C, content[index + 1] == 0x75
+                {
+                    let low = hex4(index + 2)
+                    if (0xDC00..<0xE000).contains(low) {
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        index += 6
+                    }
+                }
+                scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+            default: utf8.append(escape)  // \" \\ \/
+            }
+        }
+        flush()
+        return String(scalars)
+    }
+}
+
+private func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39: byte - 0x30
+    case 0x41...0x46: byte - 0x41 + 10
+    case 0x61...0x66: byte - 0x61 + 10
+    default: nil
+    }
+}
