@@ -11,7 +11,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
-        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.20.0"),
     ],
     targets: [
         .systemLibrary(
@@ -39,10 +38,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridShellTests",
-            dependencies: [
-                "HybridShell",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-            ],
+            dependencies: ["HybridShell"],
             exclude: ["README.md"]
         ),
     ],

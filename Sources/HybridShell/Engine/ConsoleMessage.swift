@@ -30,9 +30,11 @@ public struct ConsoleMessage: Sendable, Equatable {
     }
 
     /// The line WebKit's MiniBrowser prints (`enable-write-console-messages-to-stdout`):
-    /// `url:line:column: CONSOLE LOG text`, and `CONSOLE JS ERROR` for uncaught errors.
+    /// `url:line:column: CONSOLE LOG text`, and `CONSOLE JS ERROR` for uncaught errors; a message
+    /// without a source location (an unhandled rejection) has no prefix.
     public var miniBrowserLine: String {
         let label = source == .consoleAPI ? level.rawValue.uppercased() : "JS ERROR"
+        guard !url.isEmpty else { return "CONSOLE \(label) \(text)" }
         return "\(url):\(line):\(column): CONSOLE \(label) \(text)"
     }
 }

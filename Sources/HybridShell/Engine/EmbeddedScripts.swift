@@ -62,13 +62,9 @@ enum EmbeddedScripts {
     });
   });
 
+  // WebKit reports unhandled rejections without a source location.
   window.addEventListener('unhandledrejection', function (event) {
-    var reason = event.reason;
-    var where = { url: String(window.location.href), line: 0, column: 0 };
-    if (reason && typeof reason.line === 'number') {
-      where = { url: String(reason.sourceURL || where.url), line: reason.line, column: reason.column | 0 };
-    }
-    send('error', 'rejection', 'Unhandled Promise Rejection: ' + text([reason]), where);
+    send('error', 'rejection', 'Unhandled Promise Rejection: ' + text([event.reason]), { url: '', line: 0, column: 0 });
   });
 })();
 """#

@@ -25,7 +25,7 @@ extension WebView {
 
     func installConsoleCapture() {
         addScriptMessageHandler(ConsoleCapture.handlerName) { [weak self] message in
-            guard let self, let console = ConsoleCapture.decode(message.body, fallbackURL: self.url ?? "") else { return }
+            guard let self, let console = ConsoleCapture.decode(message.body) else { return }
             self.emit(.console(console))
         }
         addUserScript(UserScript(source: ConsoleCapture.script, injectionTime: .documentStart, frames: .allFrames))

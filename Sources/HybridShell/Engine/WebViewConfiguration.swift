@@ -8,6 +8,11 @@ public struct WebViewConfiguration: Sendable {
         case offscreen
         /// A real window on the display.
         case visible(fullscreen: Bool = false, decorated: Bool = true, title: String = "HybridShell")
+
+        public var isVisible: Bool {
+            if case .visible = self { return true }
+            return false
+        }
     }
 
     public var window: Window = .none

@@ -22,13 +22,18 @@ let asyncCallReady: GAsyncReadyCallback = { source, result, data in
 }
 
 /// A `GCancellable` that a Swift task's cancellation handler (any thread) may cancel while the loop
-/// thread finishes the call. `g_cancellable_cancel` is thread-safe; the reference keeps it alive.
+/// thread finishes the call; the reference keeps it alive for both.
 struct TaskCancellable: Sendable {
     let reference = GObjectReference(taking: UnsafeMutableRawPointer(g_cancellable_new()))
 
     var pointer: UnsafeMutablePointer<GCancellable> { reference.pointer(as: GCancellable.self) }
 
-    func cancel() { g_cancellable_cancel(pointer) }
+    /// `g_cancellable_cancel` runs the cancellable's `cancelled` handlers — WebKit's — in the
+    /// calling thread, so the cancel itself is sent to the loop thread.
+    func cancel() {
+        let reference = self.reference
+        Task { @EngineActor in g_cancellable_cancel(reference.pointer(as: GCancellable.self)) }
+    }
 }
 
 /// Moves a C `GError` into a Swift value and frees it.

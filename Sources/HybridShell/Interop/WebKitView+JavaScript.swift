@@ -1,42 +1,56 @@
 internal import CWebKitGTK
 
 extension WebKitView {
-    /// `webkit_web_view_evaluate_javascript`, with task cancellation passed to WebKit.
+    /// `webkit_web_view_evaluate_javascript`; see ``javaScriptCall(_:finish:)`` for cancellation.
     func evaluate(_ script: String, world: String?, sourceURI: String?) async throws -> JSONValue {
-        let cancellable = TaskCancellable()
         let view = self.view
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
-                let completion = AsyncCallCompletion { _, result in
-                    var error: UnsafeMutablePointer<GError>?
-                    let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
-                    continuation.resume(with: WebKitView.javaScriptResult(value, error))
-                }
-                webkit_web_view_evaluate_javascript(view, script, -1, world, sourceURI, cancellable.pointer,
-                                                    asyncCallReady, completion.retainedUserData())
-            }
-        } onCancel: {
-            cancellable.cancel()
-        }
+        return try await WebKitView.javaScriptCall({ cancellable, userData in
+            webkit_web_view_evaluate_javascript(view, script, -1, world, sourceURI, cancellable, asyncCallReady, userData)
+        }, finish: { result in
+            var error: UnsafeMutablePointer<GError>?
+            let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
+            return WebKitView.javaScriptResult(value, error)
+        })
     }
 
     /// `webkit_web_view_call_async_javascript_function`: `body` is a function body that sees each
     /// argument as a local variable and may return a Promise, which WebKit awaits.
+    ///
+    /// Each argument travels as its JSON text in a GVariant string and is parsed by a prelude made
+    /// only of the (validated) argument names: GVariant strings end at NUL, and WebKit rejects
+    /// `maybe` and nested variant arrays, while JSON text carries every value exactly.
     func callAsync(_ body: String, arguments: [String: JSONValue], world: String?, sourceURI: String?) async throws -> JSONValue {
-        let cancellable = TaskCancellable()
         let view = self.view
-        let variant = GVariantArguments.make(arguments)
+        let prelude = arguments.keys.sorted().map { "\($0) = JSON.parse(\($0));" }.joined()
+        let source = prelude.isEmpty ? body : prelude + "\n" + body
+        let variant = UncheckedOptionalPointer(UnsafeMutableRawPointer(GVariantArguments.make(strings: arguments.mapValues(\.jsonText))))
+        return try await WebKitView.javaScriptCall({ cancellable, userData in
+            webkit_web_view_call_async_javascript_function(view, source, -1, OpaquePointer(variant.raw), world, sourceURI,
+                                                           cancellable, asyncCallReady, userData)
+        }, finish: { result in
+            var error: UnsafeMutablePointer<GError>?
+            let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error)
+            return WebKitView.javaScriptResult(value, error)
+        })
+    }
+
+    /// Runs one asynchronous WebKit JavaScript call. Cancelling the Swift task settles it at once
+    /// with `CancellationError` and cancels the `GCancellable`: WebKit does not abort a call whose
+    /// Promise is still pending (its callback came ~25 s later here), so Swift cannot wait for it.
+    static func javaScriptCall(
+        _ start: (UnsafeMutablePointer<GCancellable>, gpointer) -> Void,
+        finish: @escaping @EngineActor (OpaquePointer?) -> Result<JSONValue, any Error>
+    ) async throws -> JSONValue {
+        let cancellable = TaskCancellable()
+        let call = JavaScriptCall()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
-                let completion = AsyncCallCompletion { _, result in
-                    var error: UnsafeMutablePointer<GError>?
-                    let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error)
-                    continuation.resume(with: WebKitView.javaScriptResult(value, error))
-                }
-                webkit_web_view_call_async_javascript_function(view, body, -1, variant, world, sourceURI, cancellable.pointer,
-                                                               asyncCallReady, completion.retainedUserData())
+                call.start(continuation)
+                let completion = AsyncCallCompletion { _, result in call.settle(finish(result)) }
+                start(cancellable.pointer, completion.retainedUserData())
             }
         } onCancel: {
+            Task { @EngineActor in call.settle(.failure(CancellationError())) }
             cancellable.cancel()
         }
     }
@@ -54,7 +68,7 @@ extension WebKitView {
                     return
                 }
                 defer { g_object_unref(value) }
-                continuation.resume(returning: jsc_value_is_string(value) != 0 ? takeGLibString(jsc_value_to_string(value)) : nil)
+                continuation.resume(returning: jsc_value_is_string(value) != 0 ? JSCValueConversion.string(value) : nil)
             }
             webkit_web_view_call_async_javascript_function(view, body, -1, variant, world, nil, nil,
                                                            asyncCallReady, completion.retainedUserData())
@@ -87,7 +101,7 @@ enum JSCValueConversion {
     /// JSON cannot hold are an error rather than a silent `null`.
     static func json(_ value: UnsafeMutablePointer<JSCValue>) throws -> JSONValue {
         if jsc_value_is_undefined(value) != 0 || jsc_value_is_null(value) != 0 { return .null }
-        if jsc_value_is_string(value) != 0 { return .string(takeGLibString(jsc_value_to_string(value)) ?? "") }
+        if jsc_value_is_string(value) != 0 { return .string(string(value)) }
         if jsc_value_is_boolean(value) != 0 { return .bool(jsc_value_to_boolean(value) != 0) }
         if jsc_value_is_number(value) != 0 { return .number(jsc_value_to_double(value)) }
         if jsc_value_is_function(value) != 0 {
@@ -101,20 +115,24 @@ enum JSCValueConversion {
 
     /// The text of a value: itself if it is a string, its JSON otherwise.
     static func text(_ value: UnsafeMutablePointer<JSCValue>) -> (text: String, isString: Bool) {
-        if jsc_value_is_string(value) != 0 { return (takeGLibString(jsc_value_to_string(value)) ?? "", true) }
+        if jsc_value_is_string(value) != 0 { return (string(value), true) }
         return (takeGLibString(jsc_value_to_json(value, 0)) ?? "null", false)
+    }
+
+    /// A JavaScript string as UTF-8 with its length (`jsc_value_to_string_as_bytes`), so a NUL
+    /// inside it does not cut it short as `jsc_value_to_string` would.
+    static func string(_ value: UnsafeMutablePointer<JSCValue>) -> String {
+        guard let bytes = jsc_value_to_string_as_bytes(value) else { return "" }
+        defer { g_bytes_unref(bytes) }
+        var size: gsize = 0
+        guard let data = g_bytes_get_data(bytes, &size), size > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: Int(size)), as: UTF8.self)
     }
 }
 
-/// Typed arguments for `webkit_web_view_call_async_javascript_function` (a `GVariant` of type
-/// `a{sv}`): strings, numbers, booleans, arrays and objects map to their GVariant counterparts, so
-/// no value is ever written into JavaScript source.
+/// Typed string arguments for `webkit_web_view_call_async_javascript_function` (a `GVariant` of
+/// type `a{sv}`), so no value is ever written into JavaScript source. Strings must not hold NUL.
 enum GVariantArguments {
-    static func make(_ arguments: [String: JSONValue]) -> OpaquePointer? {
-        guard !arguments.isEmpty else { return nil }
-        return dictionary(arguments)
-    }
-
     static func make(strings: [String: String]) -> OpaquePointer? {
         guard !strings.isEmpty else { return nil }
         let dict = g_variant_dict_new(nil)
@@ -122,24 +140,32 @@ enum GVariantArguments {
         defer { g_variant_dict_unref(dict) }
         return hs_variant_dict_end(dict)
     }
+}
 
-    private static func dictionary(_ members: [String: JSONValue]) -> OpaquePointer {
-        let dict = g_variant_dict_new(nil)
-        defer { g_variant_dict_unref(dict) }
-        for (key, value) in members { g_variant_dict_insert_value(dict, key, variant(value)) }
-        return hs_variant_dict_end(dict)
+/// The Swift side of one JavaScript call: settled exactly once, by WebKit's callback or by
+/// cancellation, whichever comes first.
+@EngineActor
+final class JavaScriptCall {
+    private var continuation: CheckedContinuation<JSONValue, any Error>?
+    private var early: Result<JSONValue, any Error>?
+    private var settled = false
+
+    func start(_ continuation: CheckedContinuation<JSONValue, any Error>) {
+        if let early {
+            continuation.resume(with: early)
+        } else {
+            self.continuation = continuation
+        }
     }
 
-    private static func variant(_ value: JSONValue) -> OpaquePointer {
-        switch value {
-        case .null: return g_variant_new_maybe(hs_variant_type("v"), nil)
-        case .bool(let flag): return g_variant_new_boolean(flag ? 1 : 0)
-        case .number(let number): return g_variant_new_double(number)
-        case .string(let string): return g_variant_new_string(string)
-        case .array(let items):
-            var children: [OpaquePointer?] = items.map { g_variant_new_variant(variant($0)) }
-            return g_variant_new_array(hs_variant_type("v"), &children, gsize(children.count))
-        case .object(let members): return dictionary(members)
+    func settle(_ result: Result<JSONValue, any Error>) {
+        guard !settled else { return }
+        settled = true
+        if let continuation {
+            self.continuation = nil
+            continuation.resume(with: result)
+        } else {
+            early = result
         }
     }
 }

@@ -78,22 +78,34 @@ extension WebKitView {
         let message = borrowCString(webkit_script_dialog_get_message(dialog)) ?? ""
         let defaultText = kind == .prompt ? borrowCString(webkit_script_dialog_prompt_get_default_text(dialog)) : nil
         let pending = PendingDialog(dialog)
-        return handleDialog(ScriptDialog(kind: kind, message: message, defaultText: defaultText), pending)
+        let handled = handleDialog(ScriptDialog(kind: kind, message: message, defaultText: defaultText), pending)
+        if handled, !pending.isAnswered { pending.keepBeyondSignal() }
+        return handled
     }
 }
 
-/// A script dialog that has been taken over and must be answered exactly once, now or later
-/// (`webkit_script_dialog_ref` … `webkit_script_dialog_close`). If it is dropped unanswered it
-/// is closed with the default answer, so the page never waits forever.
+/// A script dialog being answered. Inside the `script-dialog` emission it is borrowed: an answer
+/// given then just sets the result and WebKit completes the dialog when its own reference goes.
+/// A dialog still unanswered when the handler returns is kept with `webkit_script_dialog_ref`
+/// and finished later with `webkit_script_dialog_close` (WebKit's asynchronous protocol); if it is
+/// dropped unanswered it is closed with the default answer, so a page never waits forever.
 @EngineActor
 final class PendingDialog {
     private var dialog: OpaquePointer?
+    private var retained = false
 
     init(_ dialog: OpaquePointer) {
-        self.dialog = webkit_script_dialog_ref(dialog)
+        self.dialog = dialog
     }
 
     var isAnswered: Bool { dialog == nil }
+
+    /// Called when the signal handler returns without an answer.
+    func keepBeyondSignal() {
+        guard let dialog, !retained else { return }
+        webkit_script_dialog_ref(dialog)
+        retained = true
+    }
 
     func answer(_ answer: DialogAnswer) {
         guard let dialog else { return }
@@ -106,11 +118,13 @@ final class PendingDialog {
         case .dismiss, .showNativeDialog:
             break
         }
-        webkit_script_dialog_close(dialog)
-        webkit_script_dialog_unref(dialog)
+        if retained {
+            webkit_script_dialog_close(dialog)
+            webkit_script_dialog_unref(dialog)
+        }
     }
 
     isolated deinit {
-        answer(.dismiss)
+        if retained { answer(.dismiss) }
     }
 }

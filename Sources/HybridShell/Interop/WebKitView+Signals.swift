@@ -51,13 +51,21 @@ extension WebKitView {
         switch WebKitLoadEvent(rawValue: raw) {
         case WEBKIT_LOAD_STARTED:
             loadFailedSinceStart = false
+            requestedURL = url
             onEvent(.loadStarted(url: url))
         case WEBKIT_LOAD_REDIRECTED:
             onEvent(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
+            // WebKit answers a blocked port (http://host:9/ and the like) by committing about:blank
+            // without any error; say so instead of pretending the page loaded.
+            if url == "about:blank", !requestedURL.isEmpty, !requestedURL.hasPrefix("about:") {
+                loadFailedSinceStart = true
+                onEvent(.loadFailed(LoadError(url: requestedURL, kind: .unsupported, domain: "HybridShell", code: 0,
+                                              message: "WebKit refused to load \(requestedURL) (a blocked port?)")))
+            }
             onEvent(.loadCommitted(url: url))
         case WEBKIT_LOAD_FINISHED:
-            onEvent(.loadFinished(url: url, succeeded: !loadFailedSinceStart))
+            onEvent(.loadFinished(url: url.isEmpty ? requestedURL : url, succeeded: !loadFailedSinceStart))
         default:
             break
         }
@@ -99,7 +107,9 @@ extension WebKitView {
             default: return .policy
             }
         default:
-            return error.isCancellation ? .cancelled : .other
+            if error.isCancellation { return .cancelled }
+            // GIO errors come from file: loads (no such file, permission denied).
+            return error.domain == String(cString: g_quark_to_string(hs_io_error())) ? .network : .other
         }
     }
 

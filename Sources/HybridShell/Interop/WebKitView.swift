@@ -28,6 +28,7 @@ final class WebKitView {
     var connections: [SignalConnection] = []
     var messageHandlers: [(name: String, world: String?)] = []
     var loadFailedSinceStart = false
+    var requestedURL = ""
     private(set) var isClosed = false
 
     // The domain side; set by WebView.
@@ -52,6 +53,9 @@ final class WebKitView {
         webkit_settings_set_enable_page_cache(settings, 0)
         webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
         webkit_settings_set_enable_write_console_messages_to_stdout(settings, 0)
+        // Local apps and test suites load their own files (scripts, JSON fixtures) with fetch/XHR,
+        // and without this every file is its own origin, so error events arrive as "Script error.".
+        webkit_settings_set_allow_file_access_from_file_urls(settings, 1)
 
         let widget = hs_web_view_new(context.pointer, manager, settings, options.related?.view)!
         viewReference = GObjectReference(retaining: UnsafeMutableRawPointer(widget))

@@ -14,3 +14,92 @@ struct JavaScriptTests {
         #expect(try await view.evaluateJavaScript("undefined") == .null)
     }
 }
+
+@Suite("JavaScript errors, Promises, typed arguments and cancellation")
+@EngineActor
+struct JavaScriptAsyncTests {
+    @Test func thrownErrorBecomesSwiftErrorWithTheJavaScriptMessage() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        try await loadHTML(view, "<p>x</p>")
+        do {
+            _ = try await view.evaluateJavaScript("throw new TypeError('the widget is missing')")
+            Issue.record("expected an exception")
+        } catch let error as ShellError {
+            guard case .javaScriptException(let message) = error else { Issue.record("got \(error)"); return }
+            #expect(message.contains("TypeError"))
+            #expect(message.contains("the widget is missing"))
+        }
+        await #expect(throws: ShellError.self) { _ = try await view.evaluateJavaScript("this is not javascript") }
+    }
+
+    @Test func functionResultIsAnErrorNotNull() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        try await loadHTML(view, "<p>x</p>")
+        await #expect(throws: ShellError.self) { _ = try await view.evaluateJavaScript("(function () {})") }
+    }
+
+    @Test func callAsyncAwaitsPromisesWithTypedArguments() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        try await loadHTML(view, "<p>x</p>")
+        let result = try await view.callAsyncJavaScript(
+            "return await new Promise(resolve => setTimeout(() => resolve({sum: a + b.length, list, flag, nothing}), 5))",
+            arguments: ["a": 1, "b": "xyz", "list": [1, "two", ["three"]], "flag": true, "nothing": nil])
+        #expect(result == ["sum": 4, "list": [1, "two", ["three"]], "flag": true, "nothing": nil])
+    }
+
+    @Test func nastyStringsSurviveTypedArgumentsByteExact() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        try await loadHTML(view, "<p>x</p>")
+        let nasty = "quote \" apostrophe ' backslash \\ </script> \u{2028} \u{2029} NUL \u{0} emoji 🦊👩‍👩‍👧 tab\t"
+        let echoed = try await view.callAsyncJavaScript("return s", arguments: ["s": .string(nasty)])
+        #expect(echoed == .string(nasty))
+        let length = try await view.callAsyncJavaScript("return s.length", arguments: ["s": .string(nasty)])
+        #expect(length == .number(Double(nasty.utf16.count)))
+    }
+
+    @Test func rejectedPromiseBecomesAnError() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        try await loadHTML(view, "<p>x</p>")
+        await #expect(throws: ShellError.self) {
+            _ = try await view.callAsyncJavaScript("return Promise.reject(new Error('nope'))")
+        }
+    }
+
+    @Test func cancellingTheTaskCancelsTheCall() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        try await loadHTML(view, "<p>x</p>")
+        let started = PageEventExpectation(view) { event -> Bool? in
+            if case .console(let message) = event, message.text == "waiting forever" { return true }
+            return nil
+        }
+        let task = Task { @EngineActor in
+            try await view.callAsyncJavaScript("console.log('waiting forever'); return new Promise(() => {})")
+        }
+        _ = try await started.value(timeout: .seconds(10))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        // The view is still usable afterwards.
+        #expect(try await view.evaluateJavaScript("40 + 2") == 42)
+    }
+
+    @Test func badArgumentNameIsRejectedBeforeAnythingRuns() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        try await loadHTML(view, "<p>x</p>")
+        await #expect(throws: ShellError.invalidArgument("argument name \"a-b\" is not a JavaScript identifier")) {
+            _ = try await view.callAsyncJavaScript("return 1", arguments: ["a-b": 1])
+        }
+    }
+
+    @Test func closedViewRefusesScripts() async throws {
+        let view = try makeView()
+        view.close()
+        await #expect(throws: ShellError.viewClosed) { _ = try await view.evaluateJavaScript("1") }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Writes whole lines straight to a file descriptor, so a reader of a pipe sees each line as soon
+/// as it happens and lines from stdout and stderr never tear.
+public struct OutputLines: Sendable {
+    public let descriptor: Int32
+
+    public static let standardOutput = OutputLines(descriptor: 1)
+    public static let standardError = OutputLines(descriptor: 2)
+
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    public func write(_ line: String) {
+        var data = Array(line.utf8)
+        data.append(0x0A)
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // a closed pipe: nobody is listening any more
+                }
+                offset += written
+            }
+        }
+    }
+}

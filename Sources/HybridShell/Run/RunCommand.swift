@@ -1,0 +1,109 @@
+import Foundation
+
+/// `hybrid-run --url`: opens one page, prints its console (or every event as JSON) and stops
+/// according to ``RunOptions/exitAfter``.
+@EngineActor
+public final class RunCommand {
+    private let options: RunOptions
+    private let output: OutputLines
+    private let errors: OutputLines
+    private let started = ContinuousClock.now
+    private var outcome: RunOutcome?
+    private var finish: CheckedContinuation<RunOutcome, Never>?
+    private var loadFinished = false
+
+    public init(options: RunOptions, output: OutputLines = .standardOutput, errors: OutputLines = .standardError) {
+        self.options = options
+        self.output = output
+        self.errors = errors
+    }
+
+    /// Runs until the exit condition, a failure, a deadline or SIGINT/SIGTERM.
+    public func run() async -> RunOutcome {
+        TerminationSignals.install { [weak self] _ in self?.settle(.success) }
+        if let problem = MainLoop.displayError { return RunOutcome(.failure, problem) }
+        let view: WebView
+        do {
+            let context = try WebContext(storage: options.storage, headless: !options.window.isVisible)
+            view = try WebView(configuration: configuration, context: context)
+        } catch {
+            return RunOutcome(.usage, "\(error)")
+        }
+        defer { view.close() }
+        view.observe { [weak self] event in self?.handle(event) }
+        if case .duration(let duration)? = options.exitAfter { schedule(after: duration, .success) }
+        if let timeout = options.timeout, options.exitAfter == .load || options.exitAfter == .close {
+            let what = options.exitAfter == .load ? "the page did not finish loading" : "the page did not call window.close()"
+            schedule(after: timeout, RunOutcome(.timeout, "\(what) within \(timeout.secondsText)"))
+        }
+        view.load(options.url)
+        return await withCheckedContinuation { continuation in
+            if let outcome { continuation.resume(returning: outcome) } else { finish = continuation }
+        }
+    }
+
+    private var configuration: WebViewConfiguration {
+        var configuration = WebViewConfiguration()
+        configuration.window = options.window
+        configuration.width = options.width
+        configuration.height = options.height
+        configuration.userAgent = options.userAgent
+        configuration.dialogPolicy = options.dialogPolicy
+        configuration.newWindowPolicy = options.newWindowPolicy
+        configuration.developerExtras = options.developerExtras
+        return configuration
+    }
+
+    private func handle(_ event: PageEvent) {
+        if options.printEvents {
+            var object = event.jsonObject
+            object["t"] = .number(((ContinuousClock.now - started).milliseconds * 10).rounded() / 10)
+            output.write(JSONValue.object(object).jsonText)
+        } else if options.printConsole, case .console(let message) = event {
+            output.write(message.miniBrowserLine)
+        }
+        switch event {
+        case .loadFailed(let error):
+            settle(RunOutcome(.failure, "failed to load \(error.url): \(error.message)"))
+        case .loadFinished(let url, true):
+            loadFinished = true
+            if options.exitAfter == .load {
+                errors.write("hybrid-run: loaded \(url) in \((ContinuousClock.now - started).millisecondsText)")
+                settle(.success)
+            }
+        case .webProcessTerminated(let reason):
+            settle(RunOutcome(.failure, "the web process \(reason == .crashed ? "crashed" : "ended (\(reason.rawValue))")"))
+        case .closeRequested:
+            settle(.success)
+        default:
+            break
+        }
+    }
+
+    private func schedule(after duration: Duration, _ outcome: RunOutcome) {
+        Task { @EngineActor [weak self] in
+            try? await Task.sleep(for: duration)
+            self?.settle(outcome)
+        }
+    }
+
+    private func settle(_ result: RunOutcome) {
+        guard outcome == nil else { return }
+        outcome = result
+        finish?.resume(returning: result)
+        finish = nil
+    }
+}
+
+extension Duration {
+    var secondsText: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+
+    var millisecondsText: String { "\(Int(milliseconds.rounded())) ms" }
+}
