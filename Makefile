@@ -1,0 +1,53 @@
+# HybridShell: the two commands a new user needs are `make run` and `make test`.
+# Both install what is missing (Debian 12 packages), build, and run headless under Xvfb.
+
+SHELL := /bin/bash
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+XVFB := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
+# Runtime and build packages. libgl1-mesa-dri is only a Recommends of WebKitGTK, but without it the
+# web process aborts ("Could not create surfaceless EGL display").
+APT_PACKAGES := libwebkit2gtk-4.1-dev libgtk-3-dev xvfb xauth libgl1-mesa-dri fonts-dejavu-core \
+	nodejs python3 make gcc pkg-config
+export WEBKIT_A11Y_BUS_ADDRESS :=
+export GDK_BACKEND := x11
+
+.PHONY: run test deps build release bench bridge-js clean
+
+run: deps build
+	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after load --user-agent-suffix HybridShellDemo/1.0
+
+test: deps build bridge-js
+	@before=$$(pgrep -x WebKitWebProces | sort); \
+	$(XVFB) swift test --skip-build --filter ExclusiveTests --no-parallel && \
+	$(XVFB) swift test --skip-build --skip ExclusiveTests; status=$$?; \
+	for i in $$(seq 50); do \
+		leaked=$$(comm -13 <(echo "$$before") <(pgrep -x WebKitWebProces | sort) | grep . || true); \
+		[ -z "$$leaked" ] && break; sleep 0.2; \
+	done; \
+	if [ -n "$$leaked" ]; then echo "make test: WebKit processes left behind: $$leaked"; exit 1; fi; \
+	exit $$status
+
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing: $$missing"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+	@command -v swift >/dev/null || { echo "Swift 6 is required (https://swift.org/install); put it on PATH"; exit 1; }
+
+build:
+	swift build --build-tests
+
+release:
+	swift build -c release
+
+bridge-js:
+	node bridge-js/tools/embed.mjs --check
+	node --test bridge-js/test/
+
+bench: deps release
+	$(MAKE) -C bench/c
+	python3 bench/run.py all
+
+clean:
+	rm -rf .build bench/c/build

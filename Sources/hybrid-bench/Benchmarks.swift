@@ -1,0 +1,22 @@
+import HybridShell
+
+/// The scenarios `hybrid-bench` knows; each returns the JSON line to print.
+enum Benchmarks {
+    typealias Benchmark = @EngineActor @Sendable ([String]) async throws -> String
+
+    static let usage = "roundtrip PAGE"
+
+    static func named(_ name: String) -> Benchmark? {
+        switch name {
+        case "roundtrip": { try await RoundtripBenchmark.run($0) }
+        default: nil
+        }
+    }
+
+    static func location(_ arguments: [String]) throws -> String {
+        guard let page = arguments.first else { throw ShellError.invalidArgument("missing PAGE argument") }
+        let (path, query) = page.contains("?") && !page.contains("://")
+            ? (String(page.prefix { $0 != "?" }), String(page.drop { $0 != "?" })) : (page, "")
+        return try PageLocation.resolve(path, currentDirectory: FileManagerPath.current) + query
+    }
+}

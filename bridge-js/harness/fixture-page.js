@@ -1,0 +1,39 @@
+// Runs a fixture page of pages/fixtures/bridge in the test DOM: its scripts in document order
+// (inline, or `src` relative to the page), as the page's own content.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { boot } = require('./boot');
+
+const FIXTURES = path.resolve(__dirname, '..', '..', 'pages', 'fixtures', 'bridge');
+const SCRIPT = /<script(\s[^>]*)?>([\s\S]*?)<\/script>/g;
+
+function pageScripts(name) {
+  const file = path.join(FIXTURES, name);
+  const html = fs.readFileSync(file, 'utf8');
+  const scripts = [];
+  for (const match of html.matchAll(SCRIPT)) {
+    const src = /\ssrc="([^"]+)"/.exec(match[1] || '');
+    if (src) scripts.push({ file: path.join(path.dirname(file), src[1]), code: fs.readFileSync(path.join(path.dirname(file), src[1]), 'utf8') });
+    else scripts.push({ file: `${name} (inline)`, code: match[2] });
+  }
+  return scripts;
+}
+
+// Boots the page and lets it run until it reports to `fixture.done`, advancing fake time one
+// timer at a time; `afterLoad(env)` runs once the page's scripts have run (native's load events).
+async function runFixture(name, { order = 'relay-first', afterLoad, maxTurns = 200 } = {}) {
+  const scripts = pageScripts(name);
+  const env = boot({
+    order,
+    content: (world) => { for (const script of scripts) world.run(script.code, script.file); },
+  });
+  if (afterLoad) await afterLoad(env);
+  for (let turn = 0; turn < maxTurns && env.native.reports.length === 0; turn++) {
+    await env.clock.tick(env.clock.pending > 0 ? 1 : 0);
+  }
+  return { env, report: env.native.reports[0] };
+}
+
+module.exports = { runFixture, pageScripts, FIXTURES };

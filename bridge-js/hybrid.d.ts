@@ -1,0 +1,186 @@
+// Types of the page API that HybridShell injects into pages (bridge-js/src/page). Add this file
+// to a page project's TypeScript sources; it declares globals, so it has no imports or exports.
+
+declare namespace HybridShell {
+  type ErrorCode =
+    | 'NOT_FOUND'
+    | 'HANDLER_ERROR'
+    | 'TIMEOUT'
+    | 'BRIDGE_RESET'
+    | 'INVALID_MESSAGE'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'DENIED'
+    | 'CANCELLED';
+
+  /** The error shape used everywhere on the wire and in the dialects. */
+  interface ErrorObject {
+    code: ErrorCode;
+    message: string;
+    details: unknown;
+  }
+
+  /** What `hybrid.call` rejects with; `err.code` tells the cause. */
+  interface HybridError extends Error {
+    readonly name: 'HybridError';
+    code: ErrorCode;
+    details: unknown;
+    toJSON(): ErrorObject;
+  }
+
+  interface HybridErrorConstructor {
+    new (code: ErrorCode, message: string, details?: unknown): HybridError;
+    readonly prototype: HybridError;
+  }
+
+  interface CallOptions {
+    /** Milliseconds until the call rejects with TIMEOUT; 0 for none. Default: the `ready` frame's. */
+    timeout?: number;
+    /** Partial results streamed by the native handler, in order, before the result. */
+    onProgress?: (value: any) => void;
+  }
+
+  interface HandlerContext {
+    /** Streams a partial result to native before the handler's result. */
+    progress(value: unknown): void;
+  }
+
+  /**
+   * A page handler native can call. Its value (or the value its Promise resolves to) is the result;
+   * a throw or rejection answers HANDLER_ERROR with the thrown message, or the code of a thrown
+   * HybridError.
+   */
+  type Handler = (data: any, context: HandlerContext) => unknown;
+
+  type LifecycleEvent = 'ready' | 'show' | 'hide' | 'unload';
+
+  interface Hybrid {
+    readonly version: string;
+    /** Resolves when the bridge is ready; rejects with DENIED when this document may not use it. */
+    readonly ready: Promise<void>;
+    readonly HybridError: HybridErrorConstructor;
+    /** Calls the native handler `name` (may be namespaced: "device.info"). */
+    call<T = any>(name: string, data?: unknown, options?: CallOptions): Promise<T>;
+    register(name: string, handler: Handler): void;
+    unregister(name: string): void;
+    /**
+     * Events pushed by native, and the lifecycle: `ready` (once, when the bridge is ready; a
+     * listener added later runs at once), `show` and `hide` (never twice in a row), `unload`
+     * (at most once; also on pagehide).
+     */
+    on(event: LifecycleEvent | (string & {}), listener: (data: any) => void): void;
+    off(event: LifecycleEvent | (string & {}), listener: (data: any) => void): void;
+  }
+
+  type ResponseCallback = (responseData: any) => void;
+  type WVJBHandler = (data: any, responseCallback: ResponseCallback) => void;
+
+  /** What a WebViewJavascriptBridge responseCallback gets when the call failed. */
+  interface WVJBErrorResponse {
+    error: ErrorObject;
+  }
+
+  /** marcuswestin/WebViewJavascriptBridge, v4 to v6. */
+  interface WebViewJavascriptBridge {
+    registerHandler(name: string, handler: WVJBHandler): void;
+    removeHandler(name: string): void;
+    callHandler(name: string, responseCallback?: ResponseCallback): void;
+    callHandler(name: string, data: unknown, responseCallback?: ResponseCallback): void;
+    /** Runs handlers called by native at once instead of in a setTimeout(0). */
+    disableJavscriptAlertBoxSafetyTimeout(): void;
+    /** v4: the handler for native calls to names the page never registered. */
+    init(defaultHandler: WVJBHandler): void;
+    /** v4: calls the native handler named "wvjb.send". */
+    send(data: unknown, responseCallback?: ResponseCallback): void;
+    _fetchQueue(): string;
+    _handleMessageFromObjC(messageJSON: string): void;
+  }
+
+  interface WxSuccess {
+    /** "<path>:ok" */
+    errMsg: string;
+    /** The result when it is not an object; an object result is spread into this one. */
+    data?: any;
+    [key: string]: any;
+  }
+
+  interface WxFailure {
+    /** "<path>:<message>" */
+    errMsg: string;
+    errCode: ErrorCode;
+    details: unknown;
+  }
+
+  interface WxInvokeOptions {
+    success?: (res: WxSuccess) => void;
+    fail?: (res: WxFailure) => void;
+    /** The call was CANCELLED. */
+    cancel?: (res: WxFailure) => void;
+    /** No native handler has that path (NOT_FOUND); without it, `fail` runs. */
+    unknown?: (res: WxFailure) => void;
+    /** Always, last. */
+    complete?: (res: WxSuccess | WxFailure) => void;
+    /** Every other member is a parameter sent to native. */
+    [param: string]: unknown;
+  }
+
+  /** What a subscribeHandler callback gets: native's data (a non-object as `data`) plus `callback`. */
+  interface WxSubscription {
+    callback(response?: unknown): void;
+    [key: string]: any;
+  }
+
+  type LifecycleHook = (data?: any) => void;
+
+  /** The `wx` SDK of KGJSBridge pages. Hooks are added by calling them or set by assigning. */
+  interface Wx {
+    invokeHandler(path: string, options?: WxInvokeOptions): void;
+    subscribeHandler(path: string, callback: (data: WxSubscription) => void): void;
+    get onReady(): (hook: LifecycleHook) => void;
+    set onReady(hook: LifecycleHook);
+    get onShow(): (hook: LifecycleHook) => void;
+    set onShow(hook: LifecycleHook);
+    get onHide(): (hook: LifecycleHook) => void;
+    set onHide(hook: LifecycleHook);
+    get onUnload(): (hook: LifecycleHook) => void;
+    set onUnload(hook: LifecycleHook);
+  }
+
+  /** KGJSBridge responses: code 200 ok, -999 cancelled, 404 unknown handler, -1 any other error. */
+  interface KGResponse {
+    code: 200 | -999 | 404 | -1;
+    message: string;
+    data: any;
+    errorCode?: ErrorCode;
+    details?: unknown;
+  }
+
+  interface KGJSBridge {
+    registerHandler(name: string, handler: WVJBHandler): void;
+    callHandler(name: string, responseCallback?: (response: KGResponse) => void): void;
+    callHandler(name: string, data: unknown, responseCallback?: (response: KGResponse) => void): void;
+    /** Runs a handler the way the original SDK's native did; resolves with its response. */
+    _subscribeHandler(messageJSON: string): Promise<unknown>;
+  }
+}
+
+declare var hybrid: HybridShell.Hybrid;
+declare var WebViewJavascriptBridge: HybridShell.WebViewJavascriptBridge;
+declare var wx: HybridShell.Wx;
+declare var KGJSBridge: HybridShell.KGJSBridge;
+
+interface Window {
+  /** v5/v6 pages leave their setup callbacks here before the bridge exists. */
+  WVJBCallbacks?: Array<(bridge: HybridShell.WebViewJavascriptBridge) => void>;
+}
+
+interface WindowEventMap {
+  'hybrid:ready': CustomEvent<null>;
+  'hybrid:show': CustomEvent<any>;
+  'hybrid:hide': CustomEvent<any>;
+  'hybrid:unload': CustomEvent<any>;
+}
+
+interface DocumentEventMap {
+  /** v4: dispatched on document when the bridge is installed. */
+  WebViewJavascriptBridgeReady: Event & { bridge: HybridShell.WebViewJavascriptBridge };
+}

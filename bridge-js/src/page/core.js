@@ -1,0 +1,138 @@
+// The page side of the bridge: the handshake with the relay, the dispatch of down-frames, and
+// the state every dialect shares (calls, page handlers, events, lifecycle).
+
+function createBridge() {
+  const channel = createChannel(receive);
+  const outbox = createOutbox(channel.send);
+  const calls = createCalls(outbox);
+  const handlers = createPageHandlers();
+  const nativeCalls = createNativeCalls(handlers, send, function () { return limits; });
+  const events = createEvents();
+  const lifecycle = createLifecycle(events);
+  const dialects = ['hybrid'];
+  let phase = 'connecting';
+  let failure = null;
+  let secret = null;
+  let limits = DEFAULT_LIMITS;
+  let settleReady = null;
+  const ready = new Promise(function (resolve, reject) { settleReady = { resolve: resolve, reject: reject }; });
+  // Callers of `ready` still see a rejection; this only keeps a denied page's console quiet.
+  ready.catch(function () {});
+
+  function start() {
+    channel.listen();
+    window.addEventListener('pagehide', onPageHide);
+    announce();
+  }
+
+  function announce() {
+    channel.send(Frames.pageUp(dialects));
+  }
+
+  function receive(frames) {
+    for (const frame of frames) {
+      try {
+        dispatch(frame);
+      } catch (error) {
+        console.error('hybridshell: failed to handle a down-frame', error);
+      }
+    }
+  }
+
+  function dispatch(frame) {
+    if (frame === null || typeof frame !== 'object') return console.warn('hybridshell: ignored a malformed down-frame');
+    switch (frame.t) {
+      case 'relay-up': return phase === 'connecting' ? announce() : undefined;
+      case 'secret': return onSecret(frame);
+      case 'ready': return onReady(frame);
+      case 'denied': return onDenied(frame);
+      case 'reply': return isId(frame.id) ? calls.onReply(frame) : warnMalformed(frame);
+      case 'progress': return isId(frame.id) ? calls.onProgress(frame) : warnMalformed(frame);
+      case 'call': return phase === 'ready' ? nativeCalls.onCall(frame) : undefined;
+      case 'event': return onEvent(frame);
+      default: return onUnknown(frame);
+    }
+  }
+
+  function onSecret(frame) {
+    if (secret === null && typeof frame.secret === 'string') secret = frame.secret;
+  }
+
+  function onReady(frame) {
+    if (phase !== 'connecting') return;
+    const given = frame.limits !== null && typeof frame.limits === 'object' ? frame.limits : {};
+    limits = {
+      maxPayload: positive(given.maxPayload, DEFAULT_LIMITS.maxPayload),
+      maxDepth: positive(given.maxDepth, DEFAULT_LIMITS.maxDepth),
+    };
+    calls.configure({ timeout: positive(frame.timeout, DEFAULT_TIMEOUT), maxDepth: limits.maxDepth });
+    phase = 'ready';
+    settleReady.resolve();
+    lifecycle.markReady();
+    outbox.open(limits);
+  }
+
+  // Only an answer to the handshake; a stray one later changes nothing.
+  function onDenied(frame) {
+    if (phase !== 'connecting') return;
+    fail(typeof frame.code === 'string' ? frame.code : ErrorCode.DENIED,
+      typeof frame.message === 'string' ? frame.message : 'this document may not use the bridge');
+  }
+
+  function fail(code, message) {
+    if (phase === 'failed') return;
+    phase = 'failed';
+    failure = errorObject(code, message, null);
+    settleReady.reject(asHybridError(failure));
+    calls.failAll(failure);
+    outbox.close();
+  }
+
+  function onPageHide() {
+    lifecycle.unload(null);
+    fail(ErrorCode.BRIDGE_RESET, 'the document is going away');
+  }
+
+  function onEvent(frame) {
+    if (typeof frame.n !== 'string') return console.warn('hybridshell: ignored an event frame without a name');
+    const data = frame.d === undefined ? null : frame.d;
+    if (frame.n === 'ready') return console.warn('hybridshell: ignored a native "ready" event (ready is local)');
+    if (LIFECYCLE_EVENTS.indexOf(frame.n) >= 0) return lifecycle.onNativeEvent(frame.n, data);
+    events.emit(frame.n, data);
+  }
+
+  function onUnknown(frame) {
+    const message = 'unknown frame type ' + JSON.stringify(frame.t);
+    if (isId(frame.id)) return nativeCalls.replyError(frame.id, errorObject(ErrorCode.INVALID_MESSAGE, message));
+    console.warn('hybridshell: ignored a down-frame of ' + message);
+  }
+
+  function warnMalformed(frame) {
+    console.warn('hybridshell: ignored a malformed ' + frame.t + ' frame');
+  }
+
+  function send(entry) {
+    if (phase === 'ready') outbox.push(entry);
+  }
+
+  return {
+    start: start,
+    dialects: dialects,
+    ready: ready,
+    handlers: handlers,
+    events: events,
+    lifecycle: lifecycle,
+    call: function (name, data, options, dialect) { return calls.call(name, data, options || {}, dialect); },
+    get secret() { return secret; },
+    // The error object every call now fails with, or null while the bridge can still work.
+    get failure() { return failure; },
+  };
+}
+
+function isId(value) {
+  return typeof value === 'number' && value >= 1 && Math.floor(value) === value;
+}
+
+function positive(value, fallback) {
+  return typeof value === 'number' && value > 0 ? value : fallback;
+}

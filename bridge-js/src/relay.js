@@ -1,0 +1,139 @@
+// HybridShell relay: runs in the isolated script world "hybridshell" of the top document, at
+// document start. It is the only script that can reach native (the `hybridshell` message handler
+// lives in this world) and it vouches for the document: location is read here, where the page
+// cannot tamper with it. See bridge-js/PROTOCOL.md, "Who runs where" and "Start-up handshake".
+;(function () {
+'use strict';
+
+if (globalThis.__hybridshellRelay) return;
+
+const UP_EVENT = 'hybridshell:up';
+const DOWN_EVENT = 'hybridshell:down';
+const PAGE_UP = '[{"t":"page-up"';
+const POST_ERROR = '[{"t":"error",';
+
+const window = globalThis;
+const CustomEvent = window.CustomEvent;
+const session = randomHex(16);
+const secret = randomHex(16);
+let helloSent = false;
+
+function randomHex(byteCount) {
+  const bytes = new Uint8Array(byteCount);
+  window.crypto.getRandomValues(bytes);
+  let hex = '';
+  for (const byte of bytes) hex += (byte < 16 ? '0' : '') + byte.toString(16);
+  return hex;
+}
+
+function sendDown(framesText) {
+  try {
+    window.dispatchEvent(new CustomEvent(DOWN_EVENT, { detail: framesText }));
+  } catch (error) {
+    console.error('hybridshell relay: could not deliver down-frames', error);
+  }
+}
+
+function onUp(event) {
+  try {
+    const framesText = event.detail;
+    if (typeof framesText !== 'string') return;
+    if (framesText.slice(0, PAGE_UP.length) === PAGE_UP) return onPageUp(framesText);
+    if (helloSent) post(framesText, false);
+  } catch (error) {
+    console.error('hybridshell relay: dropped up-frames', error);
+  }
+}
+
+// The first page-up gets the secret (synchronously, before any page script can listen for it
+// when both scripts run at document start) and starts the session; repeats are ignored.
+function onPageUp(framesText) {
+  if (helloSent) return;
+  let dialects = [];
+  try {
+    const announced = JSON.parse(framesText)[0].dialects;
+    if (Array.isArray(announced)) dialects = announced.filter(function (name) { return typeof name === 'string'; });
+  } catch (error) {
+    dialects = [];
+  }
+  helloSent = true;
+  sendDown(JSON.stringify([{ t: 'secret', secret: secret }]));
+  const hello = { t: 'hello', url: window.location.href, origin: window.location.origin, secret: secret, dialects: dialects };
+  post(JSON.stringify([hello]), true);
+}
+
+// The envelope is built around the page's text so payloads are never parsed here.
+function post(framesText, isHello) {
+  const envelope = '{"v":1,"s":"' + session + '","m":' + framesText + '}';
+  let reply;
+  try {
+    reply = window.webkit.messageHandlers.hybridshell.postMessage(envelope);
+  } catch (error) {
+    reply = Promise.reject(error);
+  }
+  Promise.resolve(reply).then(function (answer) {
+    onAnswer(answer, framesText, isHello);
+  }, function (error) {
+    fail(framesText, isHello, 'BRIDGE_RESET', 'native did not take the message: ' + describe(error));
+  });
+}
+
+function onAnswer(answer, framesText, isHello) {
+  if (typeof answer !== 'string' || answer === '[]') return;
+  if (answer.slice(0, POST_ERROR.length) === POST_ERROR) {
+    const refusal = parseRefusal(answer);
+    return fail(framesText, isHello, refusal.code, refusal.message);
+  }
+  sendDown(answer);
+}
+
+function parseRefusal(answer) {
+  try {
+    const frame = JSON.parse(answer)[0];
+    return { code: String(frame.code), message: String(frame.message) };
+  } catch (error) {
+    return { code: 'INVALID_MESSAGE', message: 'native refused the message' };
+  }
+}
+
+// A post native refused or never took: the handshake becomes `denied`, and each call in it gets
+// an error reply, so nothing waits for an answer that will not come.
+function fail(framesText, isHello, code, message) {
+  if (isHello) return sendDown(JSON.stringify([{ t: 'denied', code: code, message: message }]));
+  const e = { code: code, message: message, details: null };
+  const replies = callIds(framesText).map(function (id) { return { t: 'reply', id: id, ok: false, e: e }; });
+  if (replies.length > 0) sendDown(JSON.stringify(replies));
+}
+
+function callIds(framesText) {
+  let frames;
+  try {
+    frames = JSON.parse(framesText);
+  } catch (error) {
+    return [];
+  }
+  if (!Array.isArray(frames)) return [];
+  return frames.filter(function (frame) {
+    return frame !== null && typeof frame === 'object' && frame.t === 'call' && typeof frame.id === 'number';
+  }).map(function (frame) { return frame.id; });
+}
+
+function describe(error) {
+  try {
+    return error && typeof error.message === 'string' ? error.message : String(error);
+  } catch (e) {
+    return 'unknown error';
+  }
+}
+
+// Native pushes down-frames with `return globalThis.__hybridshellRelay.deliver(session, framesText)`.
+function deliver(toSession, framesText) {
+  if (toSession !== session || typeof framesText !== 'string') return false;
+  sendDown(framesText);
+  return true;
+}
+
+Object.defineProperty(globalThis, '__hybridshellRelay', { value: Object.freeze({ deliver: deliver }) });
+window.addEventListener(UP_EVENT, onUp);
+sendDown('[{"t":"relay-up"}]');
+})();
