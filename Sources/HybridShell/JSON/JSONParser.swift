@@ -160,7 +160,7 @@ struct JSONScanner {
         }
     }
 
-    private func check(key: String, at offset: Int, isDuplicate: Bool) throws(JSONSyntaxError) {
+    func check(key: String, at offset: Int, isDuplicate: Bool) throws(JSONSyntaxError) {
         if limits.forbiddenKeys.contains(key) { throw error(.forbiddenKey(key), at: offset) }
         if isDuplicate, limits.rejectDuplicateKeys { throw error(.duplicateKey(key), at: offset) }
     }

@@ -1,0 +1,107 @@
+extension Bridge {
+    static let dsbridgePromptPrefix = "_hybridshell_ds="
+
+    /// dsbridge.js synchronous calls: `prompt("_dsbridge=" + method, args)`, which page.js rewrites
+    /// to carry the session's secret. A prompt without the secret (an iframe, a page that never got
+    /// HybridShell's script) is answered `DENIED` and no handler runs.
+    func dsbridgePrompt(_ dialog: ScriptDialog, _ responder: DialogResponder) -> Bool {
+        guard dialog.kind == .prompt else { return false }
+        if dialog.message.hasPrefix("_dsbridge=") {
+            responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.denied, "dsbridge calls are accepted only from the top document HybridShell opened"))))
+            return true
+        }
+        guard dialog.message.hasPrefix(Bridge.dsbridgePromptPrefix) else { return false }
+        let gated = dialog.message.dropFirst(Bridge.dsbridgePromptPrefix.count)
+        guard let colon = gated.firstIndex(of: ":") else {
+            responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.invalidMessage, "malformed dsbridge call"))))
+            return true
+        }
+        let secret = String(gated[..<colon])
+        let method = String(gated[gated.index(after: colon)...])
+        guard let session, !session.isEnded, session.allowed, constantTimeEqual(secret, session.secret) else {
+            responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.denied, "this document may not use the bridge"))))
+            return true
+        }
+        let arrived = ContinuousClock.now
+        let data: RawJSON
+        do {
+            data = try RawMembers.object(dialog.defaultText ?? "{}", maxDepth: configuration.maxDepth + 1)["data"] ?? .null
+        } catch {
+            responder.answer(.prompt(DSBridgeAnswer.failure(error)))
+            return true
+        }
+        if method == "_dsb.hasNativeMethod" {
+            let name = data.value["name"]?.stringValue ?? ""
+            responder.answer(.prompt(DSBridgeAnswer.success(RawJSON(unchecked: handlers.hasHandler(name) ? "true" : "false"))))
+            return true
+        }
+        guard let handler = handlers.handler(named: method) else {
+            responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.notFound, "no native handler named \(JSONValue.quoted(method))"))))
+            return true
+        }
+        let call = BridgeCall(handler: method, dialect: .dsbridge, origin: session.origin, url: session.url, sessionID: session.id)
+        switch handler {
+        case .sync(let body):
+            let result = checkedResult(Result { try body(data, call) }.mapError(BridgeError.from))
+            recordDSBridge(session, method, data, arrived, result)
+            responder.answer(.prompt(DSBridgeAnswer.text(result)))
+        case .async(let body):
+            // The page is blocked in prompt() until this answers, so it gets the call's deadline.
+            let limit = configuration.defaultTimeout
+            let worker = Task { () -> Result<RawJSON, BridgeError> in
+                do { return .success(try await body(data, call)) } catch { return .failure(BridgeError.from(error)) }
+            }
+            let deadline = Task { @EngineActor in
+                try? await Task.sleep(for: limit)
+                guard !Task.isCancelled else { return }
+                worker.cancel()
+                responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.timeout, "\(method) did not answer within \(limit.secondsText)"))))
+            }
+            Task { @EngineActor [weak self] in
+                let result = await worker.value
+                deadline.cancel()
+                let checked = self?.checkedResult(result) ?? result
+                if let self { self.recordDSBridge(session, method, data, arrived, checked) }
+                responder.answer(.prompt(DSBridgeAnswer.text(checked)))
+            }
+        }
+        return true
+    }
+
+    private func recordDSBridge(_ session: BridgeSession, _ method: String, _ data: RawJSON,
+                                _ arrived: ContinuousClock.Instant, _ result: Result<RawJSON, BridgeError>) {
+        let outcome: String
+        switch result {
+        case .success: outcome = "ok"
+        case .failure(let error): outcome = error.code.rawValue
+        }
+        transcript?.record(direction: "in", session: session.id, kind: "dsbridge-sync", handler: method, id: nil,
+                           size: data.text.utf8.count, latency: ContinuousClock.now - arrived, outcome: outcome)
+    }
+}
+
+/// dsbridge's answer text for a synchronous call.
+enum DSBridgeAnswer {
+    /// Written with exactly this prefix, which page.js checks instead of parsing large answers.
+    static func success(_ data: RawJSON) -> String {
+        #"{"code":0,"data":"# + data.text + "}"
+    }
+
+    static func failure(_ error: BridgeError) -> String {
+        #"{"code":-1,"data":null,"errorCode":"\#(error.code.rawValue)","message":\#(JSONValue.quoted(error.message))}"#
+    }
+
+    static func text(_ result: Result<RawJSON, BridgeError>) -> String {
+        switch result {
+        case .success(let data): success(data)
+        case .failure(let error): failure(error)
+        }
+    }
+}
+
+/// Compares secrets without leaking how many characters matched through timing.
+func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    let left = Array(a.utf8), right = Array(b.utf8)
+    guard left.count == right.count else { return false }
+    return zip(left, right).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+}

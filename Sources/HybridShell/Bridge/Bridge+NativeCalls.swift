@@ -1,0 +1,91 @@
+extension Bridge {
+    /// Calls the page handler `name` and returns its result (`hybrid.register`, WebViewJavascriptBridge
+    /// `registerHandler`, dsbridge.js `register`/`registerAsyn`, `wx.subscribeHandler`). Waits for
+    /// the document's bridge to be ready; fails with `TIMEOUT` after `timeout` (default: the
+    /// configuration's), `BRIDGE_RESET` if the document goes away first, or the page's own error.
+    public func call<Output: Decodable>(_ name: String, with value: some Encodable = JSONValue.null,
+                                        timeout: Duration? = nil, as type: Output.Type = Output.self) async throws(BridgeError) -> Output {
+        try await callRaw(name, with: try RawJSON(encoding: value), timeout: timeout).decode(Output.self)
+    }
+
+    /// ``call(_:with:timeout:as:)`` on raw JSON. With `arguments`, `data` is an argument list
+    /// (dsbridge methods receive its elements as separate arguments).
+    public func callRaw(_ name: String, with data: RawJSON = .null, arguments: Bool = false, timeout: Duration? = nil,
+                        onProgress: (@Sendable (RawJSON) -> Void)? = nil) async throws(BridgeError) -> RawJSON {
+        let waiter = NativeCallWaiter(onProgress: onProgress)
+        let limit = timeout ?? configuration.defaultTimeout
+        waiter.timeout = Task { @EngineActor [weak waiter] in
+            try? await Task.sleep(for: limit)
+            guard !Task.isCancelled else { return }
+            waiter?.settle(.failure(BridgeError(.timeout, "the page handler \(JSONValue.quoted(name)) did not answer within \(limit.secondsText)")))
+        }
+        let started = ContinuousClock.now
+        let send: (BridgeSession) -> Void = { [weak self, weak waiter] session in
+            guard let self, let waiter, !waiter.isSettled else { return }
+            let id = session.takeNativeCallID()
+            session.awaiting[id] = waiter
+            self.transcript?.record(direction: "out", session: session.id, kind: "call", handler: name, id: id,
+                                    size: data.text.utf8.count, latency: nil, outcome: "sent")
+            self.push(OutboundFrame.call(id: id, handler: name, data, arguments: arguments), to: session)
+        }
+        whenReady(send)
+        do {
+            let result = try await waiter.wait()
+            transcript?.record(direction: "out", session: session?.id, kind: "reply", handler: name, id: nil,
+                               size: result.text.utf8.count, latency: ContinuousClock.now - started, outcome: "ok")
+            return result
+        } catch {
+            transcript?.record(direction: "out", session: session?.id, kind: "reply", handler: name, id: nil, size: 0,
+                               latency: ContinuousClock.now - started, outcome: error.code.rawValue)
+            throw error
+        }
+    }
+
+    /// Pushes an event to the page (`hybrid.on(name)`, `hybrid:<name>` DOM events; lifecycle uses
+    /// `show`, `hide`, `unload`). Waits for the document's bridge to be ready.
+    public func emit(_ event: String, data: some Encodable = JSONValue.null) throws(BridgeError) {
+        let payload = try RawJSON(encoding: data)
+        whenReady { [weak self] session in
+            self?.transcript?.record(direction: "out", session: session.id, kind: "event", handler: event, id: nil,
+                                     size: payload.text.utf8.count, latency: nil, outcome: "sent")
+            self?.push(OutboundFrame.event(event, payload), to: session)
+        }
+    }
+
+    /// Runs `send` with the current session if it is usable, else with the next one that is.
+    func whenReady(_ send: @escaping (BridgeSession) -> Void) {
+        if let session, !session.isEnded, session.allowed {
+            send(session)
+        } else {
+            waitingForReady.append(send)
+        }
+    }
+
+    /// Queues a down-frame; everything queued in one main-loop turn goes in one delivery.
+    func push(_ frame: String, to session: BridgeSession) {
+        guard !session.isEnded else { return }
+        session.outbox.append(frame)
+        guard !session.flushScheduled else { return }
+        session.flushScheduled = true
+        Task { @EngineActor [weak self, weak session] in
+            guard let self, let session else { return }
+            self.flush(session)
+        }
+    }
+
+    private func flush(_ session: BridgeSession) {
+        session.flushScheduled = false
+        guard !session.isEnded, !session.outbox.isEmpty, let view else { return }
+        let frames = OutboundFrame.array(session.outbox)
+        session.outbox.removeAll()
+        let id = session.id
+        Task { @EngineActor in
+            _ = try? await view.native.callAsyncReturningString(
+                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], world: Bridge.world)
+        }
+    }
+}
+
+extension NativeCallWaiter {
+    var isSettled: Bool { hasOutcome }
+}

@@ -1,0 +1,8 @@
+extension Bridge {
+    /// The two legacy transports that feed the same handlers: dsbridge's `prompt()` and
+    /// WebViewJavascriptBridge's URL ping.
+    func installDialectTransports(on view: WebView) {
+        view.addDialogInterceptor { [weak self] dialog, responder in self?.dsbridgePrompt(dialog, responder) ?? false }
+        view.addNavigationDecider { [weak self] action in self?.wvjbNavigation(action) }
+    }
+}

@@ -1,0 +1,155 @@
+/// The JavaScript ⇄ Swift bridge of one ``WebView``: pages call ``handlers`` (through
+/// `window.hybrid`, WebViewJavascriptBridge, dsbridge.js or `wx`), Swift calls page handlers with
+/// ``call(_:with:timeout:)`` and pushes events with ``emit(_:data:)``.
+///
+/// Each document gets its own session after a handshake; traffic waits for it, and when the
+/// document goes away every pending call on both sides settles with `BRIDGE_RESET`. Only documents
+/// whose origin the ``BridgeConfiguration/originPolicy`` allows get a working bridge; the origin
+/// comes from a relay script in an isolated world that page scripts cannot reach or fool.
+/// See bridge-js/PROTOCOL.md for the wire protocol.
+@EngineActor
+public final class Bridge {
+    public let handlers: BridgeHandlers
+    public let configuration: BridgeConfiguration
+    weak var view: WebView?
+    var session: BridgeSession?
+    /// Native calls and events made while no session was ready; sent when one is.
+    var waitingForReady: [(BridgeSession) -> Void] = []
+    var observers: [Int: (BridgeEvent) -> Void] = [:]
+    private var nextObserverID = 0
+    /// Writes a JSONL transcript of every message, when set (`--bridge-log`).
+    public var transcript: BridgeTranscript?
+    /// A WebViewJavascriptBridge queue ping came before any session; fetch when one is ready.
+    var wvjbFetchPending = false
+
+    static let world = "hybridshell"
+    static let handlerName = "hybridshell"
+
+    public init(view: WebView, configuration: BridgeConfiguration, handlers: BridgeHandlers = BridgeHandlers()) {
+        self.view = view
+        self.configuration = configuration
+        self.handlers = handlers
+        view.addScriptMessageReplyHandler(Bridge.handlerName, in: .isolated(Bridge.world)) { [weak self] message, reply in
+            self?.receive(message, reply)
+        }
+        if configuration.injection == .documentStart {
+            view.addUserScript(UserScript(source: BridgeScripts.relay, injectionTime: .documentStart, frames: .topFrameOnly,
+                                          world: .isolated(Bridge.world)))
+            view.addUserScript(UserScript(source: BridgeScripts.page, injectionTime: .documentStart, frames: .topFrameOnly))
+        }
+        view.observe { [weak self] event in self?.pageEvent(event) }
+        installDialectTransports(on: view)
+    }
+
+    /// The current document's session, if its handshake completed.
+    public var currentSession: (id: String, origin: String, url: String, allowed: Bool)? {
+        session.flatMap { $0.isEnded ? nil : ($0.id, $0.origin, $0.url, $0.allowed) }
+    }
+
+    @discardableResult
+    public func observe(_ observer: @escaping (BridgeEvent) -> Void) -> ObservationToken {
+        let id = nextObserverID
+        nextObserverID += 1
+        observers[id] = observer
+        return ObservationToken { [weak self] in self?.observers[id] = nil }
+    }
+
+    func notify(_ event: BridgeEvent) {
+        for id in observers.keys.sorted() { observers[id]?(event) }
+    }
+
+    // MARK: Document lifecycle
+
+    private func pageEvent(_ event: PageEvent) {
+        switch event {
+        case .loadCommitted:
+            endSession(BridgeError(.bridgeReset, "the page navigated to another document"))
+        case .webProcessTerminated(let reason):
+            endSession(BridgeError(.bridgeReset, "the web process ended (\(reason.rawValue))"))
+        case .loadFinished(_, true) where configuration.injection == .afterLoad:
+            injectNow()
+        default:
+            break
+        }
+    }
+
+    /// Ends the current session (if any) with `error` for everything still pending.
+    public func endSession(_ error: BridgeError = BridgeError(.bridgeReset, "the bridge was reset")) {
+        guard let session, !session.isEnded else { return }
+        session.end(error)
+        transcript?.record(direction: "none", session: session.id, kind: "end", handler: nil, id: nil, size: 0,
+                           latency: nil, outcome: error.message)
+        notify(.ended(session: session.id, reason: error.message))
+    }
+
+    /// Injects the bridge into the current document now (`injectDynamically`, or a
+    /// WebViewJavascriptBridge `__bridge_loaded__` ping on a page that had none).
+    func injectNow() {
+        guard let view, session == nil || session?.isEnded == true else { return }
+        Task { @EngineActor in
+            _ = try? await view.evaluateJavaScript(BridgeScripts.relay, in: .isolated(Bridge.world))
+            _ = try? await view.evaluateJavaScript(BridgeScripts.page)
+        }
+    }
+
+    // MARK: Posts from the relay
+
+    func receive(_ message: ScriptMessage, _ reply: ScriptMessageReply) {
+        let arrived = ContinuousClock.now
+        guard message.isString else {
+            reply.succeed(OutboundFrame.refusal(BridgeError(.invalidMessage, "a post must be JSON text")))
+            return
+        }
+        let post: InboundPost
+        do {
+            post = try InboundPost.read(message.body, maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth)
+        } catch {
+            transcript?.record(direction: "in", session: session?.id, kind: "post", handler: nil, id: nil,
+                               size: message.body.utf8.count, latency: nil, outcome: "refused: \(error.error)")
+            reply.succeed(OutboundFrame.refusal(error.error))
+            return
+        }
+        if case .hello(let url, let origin, let secret, _)? = post.frames.first, post.frames.count == 1 {
+            hello(post.session, url: url, origin: origin, secret: secret, reply: reply)
+            return
+        }
+        guard let session, session.id == post.session, !session.isEnded else {
+            reply.succeed(OutboundFrame.refusal(BridgeError(.bridgeReset, "the document's bridge session has ended")))
+            return
+        }
+        guard session.allowed else {
+            reply.succeed(OutboundFrame.refusal(BridgeError(.denied, "origin \(session.origin) may not use the bridge")))
+            return
+        }
+        dispatch(post.frames, in: session, reply: reply, arrived: arrived, size: message.body.utf8.count)
+    }
+
+    private func hello(_ id: String, url: String, origin: String, secret: String, reply: ScriptMessageReply) {
+        if session?.id == id {
+            reply.succeed(OutboundFrame.refusal(BridgeError(.invalidMessage, "hello is only valid as a session's first post")))
+            return
+        }
+        endSession(BridgeError(.bridgeReset, "a new document started"))
+        let allowed = configuration.originPolicy.allows(origin: origin)
+        let newSession = BridgeSession(id: id, secret: secret, origin: origin, url: url, allowed: allowed)
+        session = newSession
+        transcript?.record(direction: "in", session: id, kind: "hello", handler: nil, id: nil, size: 0, latency: nil,
+                           outcome: allowed ? "ready \(origin)" : "denied \(origin)")
+        guard allowed else {
+            reply.succeed(OutboundFrame.array([OutboundFrame.denied(BridgeError(.denied, "origin \(origin) may not use the bridge"))]))
+            notify(.denied(session: id, origin: origin, url: url))
+            return
+        }
+        reply.succeed(OutboundFrame.array([OutboundFrame.ready(
+            session: id, maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth,
+            timeoutMilliseconds: Int(configuration.defaultTimeout.milliseconds))]))
+        notify(.ready(session: id, origin: origin, url: url))
+        let waiting = waitingForReady
+        waitingForReady.removeAll()
+        for send in waiting { send(newSession) }
+        if wvjbFetchPending || newSession.wvjbFetchPending {
+            wvjbFetchPending = false
+            fetchWVJBQueue()
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// How a ``Bridge`` behaves. The defaults are the ones the protocol documents.
+public struct BridgeConfiguration: Sendable {
+    public enum Injection: Sendable, Equatable {
+        /// The bridge exists before the page's own scripts run (the default).
+        case documentStart
+        /// The bridge is added when the page has loaded (the seed's `injectDynamically`); legacy
+        /// WebViewJavascriptBridge pages bootstrap through `https://__bridge_loaded__` then.
+        case afterLoad
+    }
+
+    /// Which documents get a working bridge.
+    public var originPolicy: OriginPolicy
+    public var injection: Injection = .documentStart
+    /// The deadline for calls that give none: page calls to native and native calls to the page.
+    public var defaultTimeout: Duration = .seconds(30)
+    /// The longest payload (in UTF-16 code units, JavaScript's `length`), 16 MiB by default.
+    public var maxPayload = 16 << 20
+    /// The deepest nesting of a payload.
+    public var maxDepth = 64
+    /// Reported by the built-in `system.info` handler.
+    public var appName = "hybrid-run"
+    public var appVersion = "0.1"
+
+    public init(originPolicy: OriginPolicy) {
+        self.originPolicy = originPolicy
+    }
+}

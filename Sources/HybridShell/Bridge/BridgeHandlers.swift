@@ -1,0 +1,65 @@
+/// The native handlers pages can call, by name. Names may be namespaced (`device.info`).
+///
+///     handlers.register("sum") { (input: [Int]) in input.reduce(0, +) }            // synchronous
+///     handlers.register("user.load") { (id: String) async throws -> User in … }    // asynchronous
+///     handlers.register("download") { (url: URL, call: BridgeCall) async throws -> String in
+///         try call.progress(["percent": 50]); …                                     // streaming
+///     }
+@EngineActor
+public final class BridgeHandlers {
+    private var table: [String: BridgeHandler] = [:]
+    /// Consulted for names this registry does not have (e.g. the process-wide mock handlers).
+    public var fallback: BridgeHandlers?
+
+    public init(fallback: BridgeHandlers? = nil) {
+        self.fallback = fallback
+    }
+
+    /// A synchronous handler with `Codable` input and output.
+    public func register<Input: Decodable, Output: Encodable>(
+        _ name: String, _ body: @escaping @Sendable (Input) throws -> Output
+    ) {
+        table[name] = .sync { raw, _ in try RawJSON(encoding: try body(try raw.decode(Input.self))) }
+    }
+
+    /// An asynchronous handler with `Codable` input and output.
+    public func register<Input: Decodable, Output: Encodable>(
+        _ name: String, _ body: @escaping @Sendable (Input) async throws -> Output
+    ) {
+        table[name] = .async { raw, _ in try RawJSON(encoding: try await body(try raw.decode(Input.self))) }
+    }
+
+    /// An asynchronous handler that sees its ``BridgeCall`` (caller, progress).
+    public func register<Input: Decodable, Output: Encodable>(
+        _ name: String, _ body: @escaping @Sendable (Input, BridgeCall) async throws -> Output
+    ) {
+        table[name] = .async { raw, call in try RawJSON(encoding: try await body(try raw.decode(Input.self), call)) }
+    }
+
+    /// A synchronous handler on raw JSON text, which it may pass through untouched.
+    public func registerRaw(_ name: String, sync body: @escaping @Sendable (RawJSON, BridgeCall) throws -> RawJSON) {
+        table[name] = .sync(body)
+    }
+
+    /// An asynchronous handler on raw JSON text.
+    public func registerRaw(_ name: String, _ body: @escaping @Sendable (RawJSON, BridgeCall) async throws -> RawJSON) {
+        table[name] = .async(body)
+    }
+
+    public func unregister(_ name: String) {
+        table[name] = nil
+    }
+
+    public func hasHandler(_ name: String) -> Bool {
+        handler(named: name) != nil
+    }
+
+    /// Every name, this registry's and its fallback's.
+    public var names: [String] {
+        Array(Set(table.keys).union(fallback?.names ?? [])).sorted()
+    }
+
+    func handler(named name: String) -> BridgeHandler? {
+        table[name] ?? fallback?.handler(named: name)
+    }
+}

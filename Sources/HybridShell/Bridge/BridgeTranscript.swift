@@ -1,0 +1,30 @@
+import Foundation
+
+/// A JSONL record of bridge traffic (`hybrid-run --bridge-log FILE`): one object per message with
+/// its direction, session, kind, handler, size, latency and outcome.
+@EngineActor
+public final class BridgeTranscript {
+    private let output: OutputLines
+    private let started = ContinuousClock.now
+
+    public init(path: String) throws(ShellError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .invalidArgument("cannot write the bridge log \(path): \(String(cString: strerror(errno)))")
+        }
+        output = OutputLines(descriptor: descriptor)
+    }
+
+    func record(direction: String, session: String?, kind: String, handler: String?, id: Int?, size: Int,
+                latency: Duration?, outcome: String) {
+        var entry: [String: JSONValue] = [
+            "t": .number(((ContinuousClock.now - started).milliseconds * 10).rounded() / 10),
+            "direction": .string(direction), "kind": .string(kind), "size": .number(Double(size)), "outcome": .string(outcome),
+        ]
+        if let session { entry["session"] = .string(session) }
+        if let handler { entry["handler"] = .string(handler) }
+        if let id { entry["id"] = .number(Double(id)) }
+        if let latency { entry["latency_ms"] = .number((latency.milliseconds * 1000).rounded() / 1000) }
+        output.write(JSONValue.object(entry).jsonText)
+    }
+}

@@ -1,0 +1,210 @@
+/// A whole up-message: `{"v":1,"s":"<session>","m":[frames…]}`, read strictly.
+///
+/// The page builds the envelope by string concatenation around text it controls, so anything
+/// but exactly `v`, `s`, `m` — duplicate keys, extra keys, text after the value — is refused as a
+/// whole. Payloads (`d`) are validated in place and kept as slices of the original text.
+struct InboundPost: Sendable, Equatable {
+    let session: String
+    let frames: [InboundFrame]
+
+    struct Refusal: Error, Equatable {
+        let error: BridgeError
+    }
+
+    static func read(_ text: String, maxPayload: Int, maxDepth: Int) throws(Refusal) -> InboundPost {
+        // UTF-16 length is at most the UTF-8 length, so only a long text needs counting.
+        if text.utf8.count > maxPayload + 1024, text.utf16.count > maxPayload + 1024 {
+            throw Refusal(error: BridgeError(.payloadTooLarge,
+                                             "the message is \(text.utf16.count) characters long; the limit is \(maxPayload)"))
+        }
+        var text = text
+        var outcome: Result<InboundPost, any Error>!
+        text.withUTF8 { bytes in
+            var reader = PostReader(scanner: JSONScanner(bytes: bytes, limits: .init(maxDepth: maxDepth + 3)))
+            outcome = Result { try reader.readEnvelope() }
+        }
+        switch outcome! {
+        case .success(let post): return post
+        case .failure(let error): throw Refusal(error: BridgeError(.invalidMessage, "\(error)"))
+        }
+    }
+}
+
+/// The envelope's shape is wrong (as opposed to its JSON syntax).
+struct EnvelopeShapeError: Error, CustomStringConvertible {
+    let description: String
+}
+
+private struct PostReader {
+    var scanner: JSONScanner
+
+    mutating func readEnvelope() throws -> InboundPost {
+        scanner.skipWhitespace()
+        let result = try readEnvelopeObject()
+        scanner.skipWhitespace()
+        guard scanner.index == scanner.bytes.count else { throw scanner.error(.trailingCharacters) }
+        return result
+    }
+
+    private mutating func readEnvelopeObject() throws -> InboundPost {
+        try scanner.expect(UInt8(ascii: "{"))
+        var version: JSONValue?
+        var session: String?
+        var frames: [InboundFrame]?
+        var keys = Set<String>()
+        var first = true
+        while let (key, offset) = try nextMember(first: &first) {
+            try scanner.check(key: key, at: offset, isDuplicate: !keys.insert(key).inserted)
+            switch key {
+            case "v": version = try scanner.parseValue(depth: 1)
+            case "s": session = try scanner.parseValue(depth: 1).stringValue
+            case "m": frames = try readFrames()
+            default: throw EnvelopeShapeError(description: "unexpected envelope key \(JSONValue.quoted(key)) at byte \(offset) (an envelope has only v, s and m)")
+            }
+        }
+        guard version == .number(1) else { throw shape("the envelope's version (v) must be 1") }
+        guard let session, session.count == 32, session.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+            throw shape("the envelope's session (s) must be 32 lowercase hex digits")
+        }
+        guard let frames else { throw shape("the envelope has no frames (m)") }
+        return InboundPost(session: session, frames: frames)
+    }
+
+    private func shape(_ message: String) -> EnvelopeShapeError {
+        EnvelopeShapeError(description: message)
+    }
+
+    /// The next key of an object whose `{` was consumed, with the cursor left on its value (which
+    /// the caller must consume), or nil at the closing `}`.
+    private mutating func nextMember(first: inout Bool) throws -> (String, Int)? {
+        scanner.skipWhitespace()
+        if first {
+            first = false
+            if try scanner.peek() == UInt8(ascii: "}") { scanner.index += 1; return nil }
+        } else if try scanner.peek() == UInt8(ascii: ",") {
+            scanner.index += 1
+            scanner.skipWhitespace()
+        } else {
+            try scanner.expect(UInt8(ascii: "}"))
+            return nil
+        }
+        let offset = scanner.index
+        guard try scanner.peek() == UInt8(ascii: "\"") else { throw scanner.unexpected() }
+        let key = try scanner.scanString(decode: true)!
+        scanner.skipWhitespace()
+        try scanner.expect(UInt8(ascii: ":"))
+        scanner.skipWhitespace()
+        return (key, offset)
+    }
+
+    private mutating func readFrames() throws -> [InboundFrame] {
+        guard try scanner.peek() == UInt8(ascii: "[") else { throw scanner.unexpected() }
+        scanner.index += 1
+        var frames: [InboundFrame] = []
+        scanner.skipWhitespace()
+        if try scanner.peek() == UInt8(ascii: "]") { scanner.index += 1; return frames }
+        while true {
+            scanner.skipWhitespace()
+            frames.append(try readFrame())
+            scanner.skipWhitespace()
+            if try scanner.peek() == UInt8(ascii: ",") { scanner.index += 1; continue }
+            try scanner.expect(UInt8(ascii: "]"))
+            return frames
+        }
+    }
+
+    /// Reads one frame object. Syntax errors refuse the whole post; a well-formed frame with wrong
+    /// members becomes `.invalid` so the rest of the batch still runs.
+    private mutating func readFrame() throws -> InboundFrame {
+        guard try scanner.peek() == UInt8(ascii: "{") else {
+            try scanner.skipValue(depth: 2)
+            return .invalid(id: nil, reason: "a frame must be an object")
+        }
+        scanner.index += 1
+        var members: [String: JSONValue] = [:]
+        var payload: RawJSON?
+        var keys = Set<String>()
+        var first = true
+        while let (key, offset) = try nextMember(first: &first) {
+            try scanner.check(key: key, at: offset, isDuplicate: !keys.insert(key).inserted)
+            if key == "d" {
+                let start = scanner.index
+                try scanner.skipValue(depth: 3)
+                let slice = UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index])
+                payload = RawJSON(unchecked: String(decoding: slice, as: UTF8.self))
+            } else {
+                members[key] = try scanner.parseValue(depth: 3)
+            }
+        }
+        return FrameShape.frame(members: members, payload: payload)
+    }
+}
+
+/// Checks a frame's members (pure; the syntax was checked already).
+enum FrameShape {
+    static let allowedKeys: [String: Set<String>] = [
+        "hello": ["t", "url", "origin", "secret", "dialects"],
+        "call": ["t", "id", "h", "d", "to", "dl"],
+        "reply": ["t", "id", "ok", "d", "e"],
+        "progress": ["t", "id", "d"],
+        "cancel": ["t", "id"],
+    ]
+
+    static func frame(members: [String: JSONValue], payload: RawJSON?) -> InboundFrame {
+        let id = members["id"]?.intValue.flatMap { $0 >= 1 ? $0 : nil }
+        guard let type = members["t"]?.stringValue else { return .invalid(id: id, reason: "the frame has no type (t)") }
+        guard let allowed = allowedKeys[type] else { return .invalid(id: id, reason: "unknown frame type \(JSONValue.quoted(type))") }
+        let present = Set(members.keys).union(payload == nil ? [] : ["d"])
+        if let extra = present.subtracting(allowed).sorted().first {
+            return .invalid(id: id, reason: "a \(type) frame has no member \(JSONValue.quoted(extra))")
+        }
+        switch type {
+        case "hello":
+            guard let url = members["url"]?.stringValue, let origin = members["origin"]?.stringValue,
+                  let secret = members["secret"]?.stringValue, secret.count == 32
+            else { return .invalid(id: nil, reason: "a hello frame needs url, origin and a 32-digit secret") }
+            let dialects = members["dialects"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            return .hello(url: url, origin: origin, secret: secret, dialects: dialects)
+        case "call":
+            guard let id else { return .invalid(id: nil, reason: "a call frame needs an integer id ≥ 1") }
+            guard let handler = members["h"]?.stringValue, !handler.isEmpty, handler.utf16.count <= 256 else {
+                return .invalid(id: id, reason: "a call frame needs a handler name (h) of 1 to 256 characters")
+            }
+            var timeout: Int?
+            if let value = members["to"] {
+                guard let milliseconds = value.intValue, milliseconds > 0 else {
+                    return .invalid(id: id, reason: "the deadline (to) must be a positive integer of milliseconds")
+                }
+                timeout = milliseconds
+            }
+            var dialect = BridgeDialect.hybrid
+            if let name = members["dl"] {
+                guard let known = name.stringValue.flatMap(BridgeDialect.init(rawValue:)) else {
+                    return .invalid(id: id, reason: "unknown dialect (dl) \(name.jsonText)")
+                }
+                dialect = known
+            }
+            return .call(id: id, handler: handler, data: payload ?? .null, timeoutMilliseconds: timeout, dialect: dialect)
+        case "reply":
+            guard let id else { return .invalid(id: nil, reason: "a reply frame needs an integer id ≥ 1") }
+            switch members["ok"] {
+            case .bool(true)?:
+                return .reply(id: id, result: .success(payload ?? .null))
+            case .bool(false)?:
+                guard let error = members["e"], let code = error["code"]?.stringValue.flatMap(BridgeError.Code.init(rawValue:)) else {
+                    return .reply(id: id, result: .failure(BridgeError(.handlerError, members["e"]?["message"]?.stringValue ?? "the page handler failed")))
+                }
+                let details = error["details"].flatMap { $0.isNull ? nil : $0 }
+                return .reply(id: id, result: .failure(BridgeError(code, error["message"]?.stringValue ?? "", details: details)))
+            default:
+                return .invalid(id: nil, reason: "a reply frame needs ok: true or false")
+            }
+        case "progress":
+            guard let id else { return .invalid(id: nil, reason: "a progress frame needs an integer id ≥ 1") }
+            return .progress(id: id, data: payload ?? .null)
+        default:
+            guard let id else { return .invalid(id: nil, reason: "a cancel frame needs an integer id ≥ 1") }
+            return .cancel(id: id)
+        }
+    }
+}

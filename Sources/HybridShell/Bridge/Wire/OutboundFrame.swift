@@ -1,0 +1,51 @@
+/// Down-frames as JSON text, assembled around payload text that is never re-encoded.
+enum OutboundFrame {
+    static func ready(session: String, maxPayload: Int, maxDepth: Int, timeoutMilliseconds: Int) -> String {
+        #"{"t":"ready","session":"\#(session)","limits":{"maxPayload":\#(maxPayload),"maxDepth":\#(maxDepth)},"timeout":\#(timeoutMilliseconds)}"#
+    }
+
+    static func denied(_ error: BridgeError) -> String {
+        #"{"t":"denied","code":"\#(error.code.rawValue)","message":\#(JSONValue.quoted(error.message))}"#
+    }
+
+    static func reply(id: Int, _ result: Result<RawJSON, BridgeError>) -> String {
+        switch result {
+        case .success(let data):
+            var text = #"{"t":"reply","id":\#(id),"ok":true,"d":"#
+            text.reserveCapacity(text.utf8.count + data.text.utf8.count + 1)
+            text += data.text
+            text += "}"
+            return text
+        case .failure(let error):
+            return #"{"t":"reply","id":\#(id),"ok":false,"e":\#(error.jsonText)}"#
+        }
+    }
+
+    static func progress(id: Int, _ data: RawJSON) -> String {
+        #"{"t":"progress","id":\#(id),"d":"# + data.text + "}"
+    }
+
+    static func call(id: Int, handler: String, _ data: RawJSON, arguments: Bool = false) -> String {
+        #"{"t":"call","id":\#(id),"h":\#(JSONValue.quoted(handler)),"d":"# + data.text + (arguments ? #","args":true}"# : "}")
+    }
+
+    static func event(_ name: String, _ data: RawJSON) -> String {
+        #"{"t":"event","n":\#(JSONValue.quoted(name)),"d":"# + data.text + "}"
+    }
+
+    /// The whole answer to a post native refuses.
+    static func refusal(_ error: BridgeError) -> String {
+        #"[{"t":"error","code":"\#(error.code.rawValue)","message":\#(JSONValue.quoted(error.message))}]"#
+    }
+
+    static func array(_ frames: [String]) -> String {
+        var text = "["
+        text.reserveCapacity(frames.reduce(2) { $0 + $1.utf8.count + 1 })
+        for (index, frame) in frames.enumerated() {
+            if index > 0 { text += "," }
+            text += frame
+        }
+        text += "]"
+        return text
+    }
+}
