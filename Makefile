@@ -14,7 +14,7 @@ export GDK_BACKEND := x11
 .PHONY: run test deps build release bench bridge-js clean
 
 run: deps build
-	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after load --user-agent-suffix HybridShellDemo/1.0
+	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
 
 test: deps build bridge-js
 	@before=$$(pgrep -x WebKitWebProces | sort); \

@@ -77,6 +77,31 @@ struct HybridRun: ParsableCommand {
     @Flag(name: .long, help: "Allow the Web Inspector (developer extras). Example: --inspector --window")
     var inspector = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Fake native handlers from a JSON file: name → {\"result\": …}, {\"error\": {\"code\", \"message\"}} or {\"echo\": true}. Example: --handlers mocks.json",
+        valueName: "file"))
+    var handlers: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Once the page's bridge is ready, call its handler NAME with JSON and print the reply as one JSON line (repeatable). Example: --call 'cart.total={\"currency\":\"EUR\"}'",
+        valueName: "name=json"))
+    var call: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Write a JSONL transcript of every bridge message (direction, session, handler, size, latency, outcome). Example: --bridge-log bridge.jsonl",
+        valueName: "file"))
+    var bridgeLog: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also give documents from these origins a working bridge (repeatable; * and *.domain allowed). Example: --allow-origin 'https://*.example.org'",
+        valueName: "pattern"))
+    var allowOrigin: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "When the bridge scripts are added: document-start (default) or after-load (legacy pages bootstrap themselves). Example: --inject after-load",
+        valueName: "when"))
+    var inject: String = "document-start"
+
     func validate() throws {
         if url != nil, page != nil { throw ValidationError("give the page once: either --url or as an argument, not both") }
         if userAgent != nil, userAgentSuffix != nil { throw ValidationError("--user-agent and --user-agent-suffix exclude each other") }
@@ -115,6 +140,15 @@ struct HybridRun: ParsableCommand {
         default: throw ShellError.invalidArgument("--new-windows takes same-view or deny, not \(JSONValue.quoted(newWindows))")
         }
         options.developerExtras = inspector
+        if let handlers { options.mockHandlers = try MockHandlers.load(path: handlers) }
+        options.calls = try call.map(CallArgument.parse)
+        options.bridgeLog = bridgeLog
+        options.allowedOrigins = try allowOrigin.map { try OriginPattern(parsing: $0) }
+        switch inject {
+        case "document-start": options.injection = .documentStart
+        case "after-load": options.injection = .afterLoad
+        default: throw ShellError.invalidArgument("--inject takes document-start or after-load, not \(JSONValue.quoted(inject))")
+        }
         return options
     }
 }

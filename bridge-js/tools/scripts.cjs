@@ -2,7 +2,7 @@
 // embedded into Swift. Used by embed.mjs and by the tests, so both see the same bytes.
 //
 // Rules (a Swift test rebuilds them the same way):
-// - relay = the bytes of src/relay.js.
+// - relay = the bytes of src/relay.js; console = the bytes of src/console.js.
 // - page = the bytes of src/page/<name> for each name of pageSources, in that order, with
 //   nothing between them. Every source must end with "\n".
 // - Each becomes a Swift multi-line raw string literal whose value is exactly those bytes.
@@ -46,6 +46,10 @@ function relaySource() {
   return readSource(path.join(SRC, 'relay.js'));
 }
 
+function consoleSource() {
+  return readSource(path.join(SRC, 'console.js'));
+}
+
 function pageSource() {
   return pageSources.map(function (name) { return readSource(path.join(SRC, 'page', name)); }).join('');
 }
@@ -75,6 +79,8 @@ function renderBridgeScripts() {
     '    /// bridge-js/src/page/*.js concatenated in `pageSources` order: the page-world script.',
     '    static let page = ' + swiftRawString(pageSource()),
     '    static let pageSources = [' + names + ']',
+    '    /// bridge-js/src/console.js: console capture, page world of every frame.',
+    '    static let console = ' + swiftRawString(consoleSource()),
     '}',
     '',
   ].join('\n');

@@ -7,6 +7,8 @@
 /// whose origin the ``BridgeConfiguration/originPolicy`` allows get a working bridge; the origin
 /// comes from a relay script in an isolated world that page scripts cannot reach or fool.
 /// See bridge-js/PROTOCOL.md for the wire protocol.
+///
+/// The view holds its bridge weakly: keep a reference for as long as the page should have one.
 @EngineActor
 public final class Bridge {
     public let handlers: BridgeHandlers

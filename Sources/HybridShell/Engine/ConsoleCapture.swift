@@ -1,7 +1,7 @@
 /// Decodes what `bridge-js/src/console.js` posts to the `hybridshellConsole` handler.
 enum ConsoleCapture {
     static let handlerName = "hybridshellConsole"
-    static var script: String { EmbeddedScripts.console }
+    static var script: String { BridgeScripts.console }
 
     static func decode(_ body: String) -> ConsoleMessage? {
         guard let value = try? JSONParser(limits: .init(maxDepth: 2)).parse(body),

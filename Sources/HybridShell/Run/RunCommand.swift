@@ -11,6 +11,9 @@ public final class RunCommand {
     private var outcome: RunOutcome?
     private var finish: CheckedContinuation<RunOutcome, Never>?
     private var loadFinished = false
+    private var bridge: Bridge?
+    private var callsFinished = true
+    private var failedCall: String?
 
     public init(options: RunOptions, output: OutputLines = .standardOutput, errors: OutputLines = .standardError) {
         self.options = options
@@ -30,6 +33,11 @@ public final class RunCommand {
             return RunOutcome(.usage, "\(error)")
         }
         defer { view.close() }
+        do {
+            try attachBridge(to: view)
+        } catch {
+            return RunOutcome(.usage, "\(error)")
+        }
         view.observe { [weak self] event in self?.handle(event) }
         if case .duration(let duration)? = options.exitAfter { schedule(after: duration, .success) }
         if let timeout = options.timeout, options.exitAfter == .load || options.exitAfter == .close {
@@ -69,14 +77,56 @@ public final class RunCommand {
             loadFinished = true
             if options.exitAfter == .load {
                 errors.write("hybrid-run: loaded \(url) in \((ContinuousClock.now - started).millisecondsText)")
-                settle(.success)
+                finishIfDone()
             }
         case .webProcessTerminated(let reason):
             settle(RunOutcome(.failure, "the web process \(reason == .crashed ? "crashed" : "ended (\(reason.rawValue))")"))
         case .closeRequested:
+            if options.exitAfter == .close {
+                errors.write("hybrid-run: the page closed itself after \((ContinuousClock.now - started).millisecondsText)")
+            }
             settle(.success)
         default:
             break
+        }
+    }
+
+    /// `--exit-after load` also waits for the `--call`s.
+    private func finishIfDone() {
+        guard loadFinished, callsFinished else { return }
+        if let failedCall { settle(RunOutcome(.failure, failedCall)) } else { settle(.success) }
+    }
+
+    private func attachBridge(to view: WebView) throws {
+        var configuration = BridgeConfiguration(originPolicy: .opening(options.url, additional: options.allowedOrigins))
+        configuration.injection = options.injection
+        configuration.appName = "hybrid-run"
+        configuration.appVersion = HybridShellVersion.current
+        let bridge = Bridge(view: view, configuration: configuration)
+        self.bridge = bridge
+        bridge.handlers.registerBuiltins(userAgent: view.userAgent, appName: "hybrid-run", appVersion: HybridShellVersion.current)
+        options.mockHandlers?.register(in: bridge.handlers)
+        if let path = options.bridgeLog { bridge.transcript = try BridgeTranscript(path: path) }
+        guard !options.calls.isEmpty else { return }
+        callsFinished = false
+        let calls = options.calls
+        Task { @EngineActor [weak self] in
+            for call in calls {
+                let line: [String: JSONValue]
+                do {
+                    let result = try await bridge.callRaw(call.name, with: call.data)
+                    line = ["call": .string(call.name), "ok": true, "result": result.value]
+                } catch let error as BridgeError {
+                    line = ["call": .string(call.name), "ok": false,
+                            "error": ["code": .string(error.code.rawValue), "message": .string(error.message), "details": error.details ?? .null]]
+                    if self?.failedCall == nil { self?.failedCall = "the page handler \(call.name) failed: \(error)" }
+                } catch {
+                    line = ["call": .string(call.name), "ok": false, "error": ["code": "HANDLER_ERROR", "message": .string("\(error)")]]
+                }
+                self?.output.write(JSONValue.object(line).jsonText)
+            }
+            self?.callsFinished = true
+            self?.finishIfDone()
         }
     }
 

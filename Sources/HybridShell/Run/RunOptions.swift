@@ -14,6 +14,14 @@ public struct RunOptions: Sendable {
     public var dialogPolicy: DialogPolicy = .automatic()
     public var newWindowPolicy: NewWindowPolicy = .sameView
     public var developerExtras = false
+    /// Native handlers faked from a file (`--handlers`).
+    public var mockHandlers: MockHandlers?
+    /// Page handlers to call once the bridge is ready (`--call NAME=JSON`), in order.
+    public var calls: [(name: String, data: RawJSON)] = []
+    public var bridgeLog: String?
+    /// Origins besides the page's own that get a working bridge (`--allow-origin`).
+    public var allowedOrigins: [OriginPattern] = []
+    public var injection: BridgeConfiguration.Injection = .documentStart
 
     public init(url: String) {
         self.url = url

@@ -100,12 +100,13 @@ struct RunCommandLineTests {
         let run = try await CommandLineRun.run(["--help"])
         #expect(run.status == 0)
         for flag in ["--url", "--exit-after", "--timeout", "--window", "--size", "--user-agent", "--user-agent-suffix",
-                     "--data-dir", "--print-events", "--quiet", "--dialogs", "--new-windows", "--inspector"] {
+                     "--data-dir", "--print-events", "--quiet", "--dialogs", "--new-windows", "--inspector",
+                     "--handlers", "--call", "--bridge-log", "--allow-origin", "--inject"] {
             #expect(run.stdout.contains(flag), "help lacks \(flag)")
         }
         let optionHelp = run.stdout.components(separatedBy: "OPTIONS:").last ?? ""
         let flagsWithExamples = optionHelp.components(separatedBy: "Example:").count - 1
-        #expect(flagsWithExamples >= 13)
+        #expect(flagsWithExamples >= 18)
         #expect(run.stdout.contains("Exit codes"))
     }
 

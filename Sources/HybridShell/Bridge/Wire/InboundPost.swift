@@ -184,7 +184,8 @@ enum FrameShape {
                 }
                 dialect = known
             }
-            return .call(id: id, handler: handler, data: payload ?? .null, timeoutMilliseconds: timeout, dialect: dialect)
+            guard let payload else { return .invalid(id: id, reason: "a call frame needs data (d); null stands for none") }
+            return .call(id: id, handler: handler, data: payload, timeoutMilliseconds: timeout, dialect: dialect)
         case "reply":
             guard let id else { return .invalid(id: nil, reason: "a reply frame needs an integer id ≥ 1") }
             switch members["ok"] {

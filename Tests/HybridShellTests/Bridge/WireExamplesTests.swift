@@ -1,0 +1,137 @@
+import Foundation
+import HybridShell
+import Testing
+
+/// The same wire examples the JavaScript tests read (bridge-js/wire-examples.json), posted to the
+/// real native handler from the relay's isolated world.
+@Suite("Wire examples against the real native bridge", .serialized)
+@EngineActor
+struct WireExamplesTests {
+    static let examples: JSONValue = {
+        let url = Fixtures.repository.appendingPathComponent("bridge-js/wire-examples.json")
+        return try! JSONParser().parse(String(contentsOf: url, encoding: .utf8))
+    }()
+
+    /// A view whose current session is the examples' (its hello posted by hand).
+    func fixture() async throws -> BridgeFixture {
+        let origin = try OriginPattern(parsing: "https://app.example")
+        let fixture = try BridgeFixture(policy: OriginPolicy(patterns: [origin, try OriginPattern(parsing: "http://localhost")]))
+        try await loadHTML(fixture.view, "<title>wire</title>")
+        let hello = try #require(Self.examples["valid"]?.arrayValue?.first { $0["name"] == "hello" })
+        _ = try await post(hello["text"]!.stringValue!, to: fixture)
+        return fixture
+    }
+
+    func post(_ text: String, to fixture: BridgeFixture) async throws -> JSONValue {
+        let answer = try await fixture.view.callAsyncJavaScript(
+            "return await webkit.messageHandlers.hybridshell.postMessage(text)", arguments: ["text": .string(text)],
+            in: .isolated("hybridshell"))
+        return try JSONParser().parse(try #require(answer.stringValue))
+    }
+
+    @Test func validMessagesGetTheDocumentedAnswers() async throws {
+        let fixture = try await fixture()
+        defer { fixture.close() }
+        for example in Self.examples["valid"]?.arrayValue ?? [] where example["direction"] == "up" && example["name"] != "hello" {
+            let name = example["name"]?.stringValue ?? "?"
+            let answer = try await post(example["text"]!.stringValue!, to: fixture)
+            if let expected = example["answer"] {
+                #expect(matches(answer, expected), "\(name): got \(answer.jsonText), expected \(expected.jsonText)")
+            }
+        }
+    }
+
+    @Test func invalidMessagesAreRefusedWithPreciseCodes() async throws {
+        let fixture = try await fixture()
+        defer { fixture.close() }
+        let examples = Self.examples["invalid"]?.arrayValue ?? []
+        #expect(examples.count >= 20)
+        for example in examples {
+            let name = example["name"]?.stringValue ?? "?"
+            let text: String
+            if let generate = example["generate"] {
+                text = generate["prefix"]!.stringValue! + String(repeating: generate["repeat"]!.stringValue!, count: generate["count"]!.intValue!)
+                    + generate["suffix"]!.stringValue!
+            } else {
+                text = example["text"]!.stringValue!
+            }
+            let answer = try await post(text, to: fixture)
+            let code = example["code"]!
+            if example["scope"] == "post" {
+                #expect(answer.arrayValue?.count == 1, "\(name)")
+                #expect(answer[0]?["t"] == "error", "\(name): \(answer.jsonText.prefix(300))")
+                #expect(answer[0]?["code"] == code, "\(name): \(answer.jsonText.prefix(300))")
+                #expect(answer[0]?["message"]?.stringValue?.isEmpty == false, "\(name)")
+            } else if let id = example["id"], !id.isNull {
+                let reply = answer.arrayValue?.first { $0["id"] == id }
+                #expect(reply?["ok"] == false, "\(name): \(answer.jsonText.prefix(300))")
+                #expect(reply?["e"]?["code"] == code, "\(name): \(answer.jsonText.prefix(300))")
+            } else {
+                #expect(answer == [], "\(name): \(answer.jsonText.prefix(300))")
+            }
+        }
+        // The page is still usable after all of that.
+        #expect(try await fixture.view.evaluateJavaScript("document.title") == "wire")
+        let echo = Self.examples["valid"]?.arrayValue?.first { $0["name"]?.stringValue?.contains("echo") == true }
+        if let echo, let expected = echo["answer"] {
+            #expect(matches(try await post(echo["text"]!.stringValue!, to: fixture), expected))
+        }
+    }
+
+    @Test func dsbridgePromptGateAnswersExactly() async throws {
+        let fixture = try await fixture()
+        defer { fixture.close() }
+        for example in Self.examples["dsbridgePrompts"]?.arrayValue ?? [] {
+            let name = example["name"]?.stringValue ?? "?"
+            let answer = try await fixture.view.callAsyncJavaScript(
+                "return prompt(message, defaultText)",
+                arguments: ["message": example["message"]!, "defaultText": example["defaultText"] ?? .null])
+            if let expected = example["answer"] {
+                #expect(answer == expected, "\(name)")
+            } else {
+                let parsed = try JSONParser().parse(try #require(answer.stringValue, "\(name)"))
+                #expect(parsed["code"] == -1, "\(name)")
+                #expect(parsed["data"] == .null, "\(name)")
+                #expect(parsed["errorCode"] == example["errorCode"], "\(name): \(parsed.jsonText)")
+            }
+        }
+    }
+
+    @Test func wvjbQueueExchange() async throws {
+        let fixture = try await fixture()
+        defer { fixture.close() }
+        let legacy = try #require(Self.examples["wvjbLegacy"])
+        let expected = legacy["responses"]?.arrayValue ?? []
+        _ = try await fixture.view.callAsyncJavaScript("""
+            window.received = [];
+            window.WebViewJavascriptBridge = {
+              _fetchQueue() { const text = queue; queue = '[]'; return text; },
+              _handleMessageFromObjC(message) { window.received.push(message); }
+            };
+            var queue = fetchQueue;
+            const ping = document.createElement('iframe');
+            ping.src = 'https://__wvjb_queue_message__';
+            document.body.appendChild(ping);
+            """, arguments: ["fetchQueue": legacy["fetchQueue"]!])
+        var received: JSONValue = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        while received.arrayValue?.count != expected.count, ContinuousClock.now < deadline {
+            received = try await fixture.view.callAsyncJavaScript(
+                "await new Promise(r => setTimeout(r, 10)); return window.received")  // a JS-side wait, bounded above
+        }
+        #expect(received.arrayValue?.count == expected.count)
+        for (got, want) in zip(received.arrayValue ?? [], expected) {
+            #expect(try JSONParser().parse(got.stringValue ?? "") == (try JSONParser().parse(want.stringValue ?? "")))
+        }
+    }
+}
+
+/// Structural equality where an expected string "*" matches any value.
+func matches(_ actual: JSONValue, _ expected: JSONValue) -> Bool {
+    switch (actual, expected) {
+    case (_, .string("*")): return true
+    case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { matches($0, $1) }
+    case (.object(let a), .object(let b)): return a.keys.sorted() == b.keys.sorted() && a.allSatisfy { matches($0.value, b[$0.key]!) }
+    default: return actual == expected
+    }
+}
