@@ -257,7 +257,7 @@ def run_suite(name, suite, runs, warmup, baseline, env, timeout):
         argv = expand(spec["cmd"])
         entry = {"name": spec["name"], "argv": argv, "ready": spec.get("ready"),
                  "settle": spec.get("settle", 0), "samples": {}, "status": "ok",
-                 "baseline": spec.get("baseline", baseline)}
+                 "baseline": spec.get("baseline", baseline), "compare": spec.get("compare", {})}
         missing = missing_binary(argv, spec.get("note"))
         if missing:
             entry.update(status="skipped", note=missing)
@@ -288,9 +288,17 @@ def run_suite(name, suite, runs, warmup, baseline, env, timeout):
     by_name = {e["name"]: e for e in entries}
     for entry in entries:
         entry["median"] = {k: statistics.median(v) for k, v in entry["samples"].items()}
-        base = by_name.get(entry["baseline"])
-        entry["ratio"] = {k: v / base["median"][k] for k, v in entry["median"].items()
-                          if base and base.get("median", {}).get(k)}
+    for entry in entries:
+        entry["ratio"], entry["ratio_to"] = {}, {}
+        for key, value in entry["median"].items():
+            # "compare" maps a metric onto another entry's metric: {"call_us": "c-roundtrip:serial_us"}.
+            target = entry["compare"].get(key, key)
+            base_name, _, base_key = target.rpartition(":")
+            base = by_name.get(base_name or entry["baseline"])
+            base_value = base.get("median", {}).get(base_key) if base else None
+            if base_value:
+                entry["ratio"][key] = value / base_value
+                entry["ratio_to"][key] = f"{base['name']}:{base_key}"
     return {"description": suite["description"], "measure": suite["measure"], "runs": runs,
             "warmup_rounds": warmup, "baseline": baseline, "entries": entries}
 
@@ -306,7 +314,7 @@ def print_table(name, result):
         for key, median in entry["median"].items():
             samples = entry["samples"][key]
             ratio = entry["ratio"].get(key)
-            ratio_text = f"{ratio:.2f}x {entry['baseline']}" if ratio is not None else ""
+            ratio_text = f"{ratio:.2f}x {entry['ratio_to'][key]}" if ratio is not None else ""
             print(f"  {entry['name']:<18}{key:<18}{median:>10.1f}{min(samples):>10.1f}"
                   f"{max(samples):>10.1f}{len(samples):>4}  {ratio_text}")
         if entry["status"] == "failed":

@@ -4,11 +4,12 @@ import HybridShell
 enum Benchmarks {
     typealias Benchmark = @EngineActor @Sendable ([String]) async throws -> String
 
-    static let usage = "roundtrip PAGE"
+    static let usage = "roundtrip PAGE | bridge PAGE [NATIVE_CALLS]"
 
     static func named(_ name: String) -> Benchmark? {
         switch name {
         case "roundtrip": { try await RoundtripBenchmark.run($0) }
+        case "bridge": { try await BridgeBenchmark.run($0) }
         default: nil
         }
     }

@@ -40,6 +40,9 @@ class FakeNative {
     this.legacyCallbacks = new Map();
     this.nextPageCallId = 1;
     this.outgoing = [];
+    this.deliveryAnswers = [];
+    // Every frames text the page sent up after its hello, in order: posts and delivery answers.
+    this.upFrames = [];
     this.onBridgeLoaded = null;
     this.helloGate = null;
   }
@@ -76,6 +79,8 @@ class FakeNative {
   postMessage(text) {
     if (this.rejectPosts) return Promise.reject(new Error('the message handler is gone'));
     this.posts.push(text);
+    const start = typeof text === 'string' ? text.indexOf('"m":[') : -1;
+    if (start >= 0 && !text.includes('"t":"hello"')) this.upFrames.push(text.slice(start + 4, -1));
     return this.answerPost(text);
   }
 
@@ -198,8 +203,21 @@ class FakeNative {
     if (frames.length > 0) this.deliver(JSON.stringify(frames));
   }
 
+  // The relay answers a delivery with the up-frames the page sent while handling it; native
+  // handles them as it handles a post, pushing what a post would have answered.
   deliver(framesText, session = this.session) {
-    return this.isolated.global.__hybridshellRelay.deliver(session, framesText);
+    const answer = this.isolated.global.__hybridshellRelay.deliver(session, framesText);
+    if (answer && typeof answer.then === 'function') {
+      answer.then((text) => {
+        if (typeof text !== 'string' || text === '') return;
+        this.deliveryAnswers.push(text);
+        this.upFrames.push(text);
+        this.answerPost('{"v":1,"s":"' + session + '","m":' + text + '}').then((reply) => {
+          for (const frame of JSON.parse(reply)) if (frame.t !== 'error') this.push(frame);
+        });
+      });
+    }
+    return answer;
   }
 
   callPage(name, data, options = {}) {

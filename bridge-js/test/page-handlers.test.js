@@ -11,7 +11,7 @@ async function ready(options) {
 }
 
 function upFrames(env) {
-  return env.native.posts.slice(1).flatMap((post) => JSON.parse(post).m);
+  return env.native.upFrames.flatMap((text) => JSON.parse(text));
 }
 
 test('a page handler answers with a value or a Promise', async () => {
@@ -96,7 +96,7 @@ test('replies to native calls use the frame shapes of PROTOCOL.md', async () => 
   env.hybrid.register('page.bad', () => { throw new Error('nope'); });
   await env.native.callPage('page.ok');
   await env.native.callPage('page.bad').catch(() => {});
-  const texts = env.native.posts.slice(1).map((post) => post.slice(post.indexOf('"m":[') + 5, -2));
+  const texts = env.native.upFrames.map((text) => text.slice(1, -1));
   assert.deepStrictEqual(texts, [
     '{"t":"reply","id":1,"ok":true,"d":{"fine":true}}',
     '{"t":"reply","id":2,"ok":false,"e":{"code":"HANDLER_ERROR","message":"nope","details":null}}',

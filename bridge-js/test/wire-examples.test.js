@@ -122,7 +122,7 @@ test('the page acts on the down examples', async () => {
   assert.deepStrictEqual(plain(await calls[0]), { text: 'hi' });
   await assert.rejects(calls[3], { code: 'NOT_FOUND', message: 'no native handler named "nope"' });
   await env.settle();
-  const answers = env.native.posts.slice(2).flatMap((post) => JSON.parse(post).m).filter((f) => f.t === 'reply');
+  const answers = env.native.upFrames.slice(1).flatMap((text) => JSON.parse(text)).filter((f) => f.t === 'reply');
   assert.deepStrictEqual(answers.map((f) => [f.id, f.d]), [[1, 81], [2, 5]]);
   assert.deepStrictEqual(seen, [['progress', { step: 1 }], 'show', { level: 0.5 }]);
   assert.strictEqual(await env.hybrid.call('echo', 'still working after stray ready/denied'), 'still working after stray ready/denied');

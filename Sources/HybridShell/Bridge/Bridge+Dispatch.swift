@@ -1,7 +1,8 @@
 extension Bridge {
     /// Handles a session's frames in order. The post's reply carries whatever finished at once;
     /// a post with exactly one call waits for that call (one message each way for `await call`).
-    func dispatch(_ frames: [InboundFrame], in session: BridgeSession, reply: ScriptMessageReply,
+    /// Frames without a reply channel (a delivery's answer) get their answers pushed.
+    func dispatch(_ frames: [InboundFrame], in session: BridgeSession, reply: ScriptMessageReply?,
                   arrived: ContinuousClock.Instant, size: Int) {
         let callCount = frames.reduce(0) { count, frame in
             if case .call = frame { return count + 1 }
@@ -13,9 +14,14 @@ extension Bridge {
             switch frame {
             case .call(let id, let name, let data, _, let dialect):
                 let holder = callCount == 1 ? reply : nil
-                if let answer = startCall(id: id, name: name, data: data, dialect: dialect, session: session,
+                if let result = startCall(id: id, name: name, data: data, dialect: dialect, session: session,
                                           arrived: arrived, heldReply: holder) {
-                    immediate.append(answer)
+                    if frames.count == 1, let reply {
+                        // The common `await hybrid.call(…)`: one copy of the payload, not two.
+                        reply.succeed(OutboundFrame.singleReply(id: id, result))
+                        return
+                    }
+                    immediate.append(OutboundFrame.reply(id: id, result))
                 } else if holder != nil {
                     replyIsHeld = true
                 }
@@ -34,21 +40,21 @@ extension Bridge {
                                    latency: nil, outcome: "hello is only valid as a session's first post")
             }
         }
-        if replyIsHeld {
-            for frame in immediate { push(frame, to: session) }
-        } else {
+        if let reply, !replyIsHeld {
             reply.succeed(OutboundFrame.array(immediate))
+        } else {
+            for frame in immediate { push(frame, to: session) }
         }
     }
 
-    /// Runs one page → native call. Returns the reply frame when it finished at once; nil when an
+    /// Runs one page → native call. Returns the result when it finished at once; nil when an
     /// asynchronous handler will answer later (through `heldReply` if given, else a push).
     private func startCall(id: Int, name: String, data: RawJSON, dialect: BridgeDialect, session: BridgeSession,
-                           arrived: ContinuousClock.Instant, heldReply: ScriptMessageReply?) -> String? {
+                           arrived: ContinuousClock.Instant, heldReply: ScriptMessageReply?) -> Result<RawJSON, BridgeError>? {
         guard let handler = handlers.handler(named: name) else {
             let error = BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))")
             record(session, name, id, data, arrived, .failure(error))
-            return OutboundFrame.reply(id: id, .failure(error))
+            return .failure(error)
         }
         let progressed = ProgressFlag()
         let call = BridgeCall(handler: name, dialect: dialect, origin: session.origin, url: session.url, sessionID: session.id) {
@@ -63,7 +69,7 @@ extension Bridge {
         case .sync(let body):
             let result = checkedResult(Result { try body(data, call) }.mapError(BridgeError.from))
             record(session, name, id, data, arrived, result)
-            return OutboundFrame.reply(id: id, result)
+            return result
         case .async(let body):
             session.running[id] = Task { @EngineActor [weak self, weak session] in
                 let result: Result<RawJSON, BridgeError>
@@ -81,10 +87,10 @@ extension Bridge {
                 session.running[id] = nil
                 let checked = self.checkedResult(result)
                 self.record(session, name, id, data, arrived, checked)
-                let frame = OutboundFrame.reply(id: id, checked)
                 if let heldReply, !progressed.isSet {
-                    heldReply.succeed(OutboundFrame.array([frame]))
+                    heldReply.succeed(OutboundFrame.singleReply(id: id, checked))
                 } else {
+                    let frame = OutboundFrame.reply(id: id, checked)
                     // After progress pushes, the result follows them by the same path so it cannot
                     // overtake them.
                     heldReply?.succeed("[]")

@@ -14,9 +14,7 @@ extension Bridge {
                         onProgress: (@Sendable (RawJSON) -> Void)? = nil) async throws(BridgeError) -> RawJSON {
         let waiter = NativeCallWaiter(onProgress: onProgress)
         let limit = timeout ?? configuration.defaultTimeout
-        waiter.timeout = Task { @EngineActor [weak waiter] in
-            try? await Task.sleep(for: limit)
-            guard !Task.isCancelled else { return }
+        waiter.timeout = LoopTimer(after: limit) { [weak waiter] in
             waiter?.settle(.failure(BridgeError(.timeout, "the page handler \(JSONValue.quoted(name)) did not answer within \(limit.secondsText)")))
         }
         let started = ContinuousClock.now
@@ -79,9 +77,26 @@ extension Bridge {
         let frames = OutboundFrame.array(session.outbox)
         session.outbox.removeAll()
         let id = session.id
-        Task { @EngineActor in
-            _ = try? await view.native.callAsyncReturningString(
+        Task { @EngineActor [weak self, weak session] in
+            let answer = try? await view.native.callAsyncReturningString(
                 "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], world: Bridge.world)
+            guard let self, let session, let text = answer ?? nil, !text.isEmpty else { return }
+            self.receiveDeliveryAnswer(text, session: session)
+        }
+    }
+
+    /// The up-frames the page sent while handling a delivery (answers to native calls, mostly),
+    /// which the relay returned as the delivery's result instead of posting them.
+    private func receiveDeliveryAnswer(_ framesText: String, session: BridgeSession) {
+        guard !session.isEnded, self.session === session else { return }
+        let arrived = ContinuousClock.now
+        do {
+            let post = try InboundPost.read(#"{"v":1,"s":"\#(session.id)","m":"# + framesText + "}",
+                                            maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth)
+            dispatch(post.frames, in: session, reply: nil, arrived: arrived, size: framesText.utf8.count)
+        } catch {
+            transcript?.record(direction: "in", session: session.id, kind: "delivery-answer", handler: nil, id: nil,
+                               size: framesText.utf8.count, latency: nil, outcome: "refused: \(error.error)")
         }
     }
 }

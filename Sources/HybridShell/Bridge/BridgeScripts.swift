@@ -21,6 +21,10 @@ const CustomEvent = window.CustomEvent;
 const session = randomHex(16);
 const secret = randomHex(16);
 let helloSent = false;
+// While a delivery is being handled, the page's up-frames go to its collection (the newest open
+// one) and return as the delivery's answer instead of being posted (see deliver).
+const collections = [];
+const COLLECT_TICKS = 4;
 
 function randomHex(byteCount) {
   const bytes = new Uint8Array(byteCount);
@@ -43,7 +47,9 @@ function onUp(event) {
     const framesText = event.detail;
     if (typeof framesText !== 'string') return;
     if (framesText.slice(0, PAGE_UP.length) === PAGE_UP) return onPageUp(framesText);
-    if (helloSent) post(framesText, false);
+    if (!helloSent) return;
+    if (collections.length > 0) collections[collections.length - 1].push(framesText);
+    else post(framesText, false);
   } catch (error) {
     console.error('hybridshell relay: dropped up-frames', error);
   }
@@ -131,10 +137,22 @@ function describe(error) {
 }
 
 // Native pushes down-frames with `return globalThis.__hybridshellRelay.deliver(session, framesText)`.
+// The answer is false (wrong session), or a Promise of the up-frames the page sent while handling
+// them ('' for none): a page handler that answers at once does so within two microtask turns, and
+// its reply then rides back on the delivery instead of costing a post and its reply.
 function deliver(toSession, framesText) {
   if (toSession !== session || typeof framesText !== 'string') return false;
+  const texts = [];
+  collections.push(texts);
   sendDown(framesText);
-  return true;
+  let ticks = Promise.resolve();
+  for (let i = 0; i < COLLECT_TICKS; i++) ticks = ticks.then(function () {});
+  return ticks.then(function () {
+    collections.splice(collections.indexOf(texts), 1);
+    if (texts.length === 0) return '';
+    if (texts.length === 1) return texts[0];
+    return '[' + texts.map(function (text) { return text.slice(1, -1); }).filter(function (inner) { return inner !== ''; }).join(',') + ']';
+  });
 }
 
 Object.defineProperty(globalThis, '__hybridshellRelay', { value: Object.freeze({ deliver: deliver }) });
@@ -269,6 +287,7 @@ function encodePayload(value, maxDepth) {
 // is 0, [] and {} are 1. Values with toJSON are leaves (they serialize as they like). Recursion
 // is bounded by maxDepth; heights are memoized so shared sub-objects are walked once.
 function checkShape(value, maxDepth) {
+  if (value === null || typeof value !== 'object') return;  // the common scalar payload costs nothing
   const heights = new Map();
   const onPath = new Set();
 

@@ -53,7 +53,7 @@ final class NativeCallWaiter {
     private var continuation: CheckedContinuation<RawJSON, any Error>?
     private var outcome: Result<RawJSON, BridgeError>?
     let onProgress: (@Sendable (RawJSON) -> Void)?
-    var timeout: Task<Void, Never>?
+    var timeout: LoopTimer?
 
     init(onProgress: (@Sendable (RawJSON) -> Void)?) {
         self.onProgress = onProgress

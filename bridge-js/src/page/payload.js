@@ -18,6 +18,7 @@ function encodePayload(value, maxDepth) {
 // is 0, [] and {} are 1. Values with toJSON are leaves (they serialize as they like). Recursion
 // is bounded by maxDepth; heights are memoized so shared sub-objects are walked once.
 function checkShape(value, maxDepth) {
+  if (value === null || typeof value !== 'object') return;  // the common scalar payload costs nothing
   const heights = new Map();
   const onPath = new Set();
 

@@ -11,11 +11,8 @@ enum OutboundFrame {
     static func reply(id: Int, _ result: Result<RawJSON, BridgeError>) -> String {
         switch result {
         case .success(let data):
-            var text = #"{"t":"reply","id":\#(id),"ok":true,"d":"#
-            text.reserveCapacity(text.utf8.count + data.text.utf8.count + 1)
-            text += data.text
-            text += "}"
-            return text
+            return #"{"t":"reply","id":\#(id),"ok":true,"d":"# + data.text + "}"
+
         case .failure(let error):
             return #"{"t":"reply","id":\#(id),"ok":false,"e":\#(error.jsonText)}"#
         }
@@ -34,6 +31,18 @@ enum OutboundFrame {
     }
 
     /// The whole answer to a post native refuses.
+    /// `[reply]`: the answer to a post with one call, built with one copy of a large payload.
+    static func singleReply(id: Int, _ result: Result<RawJSON, BridgeError>) -> String {
+        guard case .success(let data) = result else { return array([reply(id: id, result)]) }
+        let head = #"[{"t":"reply","id":\#(id),"ok":true,"d":"#
+        var text = ""
+        text.reserveCapacity(head.utf8.count + data.text.utf8.count + 2)
+        text += head
+        text += data.text
+        text += "}]"
+        return text
+    }
+
     static func refusal(_ error: BridgeError) -> String {
         #"[{"t":"error","code":"\#(error.code.rawValue)","message":\#(JSONValue.quoted(error.message))}]"#
     }
@@ -41,6 +50,7 @@ enum OutboundFrame {
     static func array(_ frames: [String]) -> String {
         var text = "["
         text.reserveCapacity(frames.reduce(2) { $0 + $1.utf8.count + 1 })
+        text.makeContiguousUTF8()
         for (index, frame) in frames.enumerated() {
             if index > 0 { text += "," }
             text += frame

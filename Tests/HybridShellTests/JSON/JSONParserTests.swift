@@ -1,0 +1,63 @@
+import HybridShell
+import Testing
+
+@Suite("Strict JSON parser (pure)")
+struct JSONParserTests {
+    @Test(arguments: [
+        ("{\"a\":1,}", "unexpected character '}' at byte 7"),
+        ("[1,2,]", "unexpected character ']' at byte 5"),
+        ("{\"a\":1,\"a\":2}", "duplicate key \"a\" at byte 7"),
+        ("{\"a\":1,\"\\u0061\":2}", "duplicate key \"a\" at byte 7"),
+        ("{\"__proto__\":{}}", "forbidden key \"__proto__\" at byte 1"),
+        ("NaN", "unexpected character 'N' at byte 0"),
+        ("'single'", "unexpected character ''' at byte 0"),
+        ("01", "unexpected text after the JSON value at byte 1"),
+        ("1.", "invalid number at byte 0"),
+        ("\"\\x\"", "invalid escape sequence in string at byte 1"),
+        ("\"a\u{1}b\"", "unescaped control character in string at byte 2"),
+        ("[", "unexpected end of JSON text at byte 1"),
+        ("{\"a\" 1}", "unexpected character '1' at byte 5"),
+        ("1 2", "unexpected text after the JSON value at byte 2"),
+    ])
+    func rejectsWithPreciseMessages(text: String, message: String) {
+        #expect(throws: (any Error).self) { try JSONParser().parse(text) }
+        do { _ = try JSONParser().parse(text) } catch { #expect(error.description == message) }
+    }
+
+    @Test func nestingLimitIsExact() throws {
+        let parser = JSONParser(limits: .init(maxDepth: 3))
+        #expect(try parser.parse("[[[1]]]") == [[[1]]])
+        #expect(throws: JSONSyntaxError.self) { try parser.parse("[[[[1]]]]") }
+        #expect(throws: JSONSyntaxError.self) { try parser.validate("[[[{}]]]") }
+    }
+
+    /// The string scanner reads eight bytes at a time: put every special byte at every offset
+    /// around word boundaries and check nothing slips through or is misread.
+    @Test func specialBytesAtEveryOffsetAreSeen() throws {
+        for length in 0..<20 {
+            for position in 0...length {
+                let plain = String(repeating: "x", count: length)
+                let prefix = String(plain.prefix(position)), suffix = String(plain.dropFirst(position))
+                #expect(try JSONParser().parse("\"" + prefix + "\\n" + suffix + "\"") == .string(prefix + "\n" + suffix))
+                #expect(try JSONParser().parse("\"" + prefix + "\\\"" + suffix + "\"") == .string(prefix + "\"" + suffix))
+                #expect(throws: JSONSyntaxError.self) { try JSONParser().validate("\"" + prefix + "\u{1F}" + suffix + "\"") }
+                #expect(throws: JSONSyntaxError.self) { try JSONParser().validate("\"" + prefix + "\t" + suffix + "\"") }
+                #expect(try JSONParser().parse("\"" + prefix + "é🦊" + suffix + "\"") == .string(prefix + "é🦊" + suffix))
+                #expect(throws: JSONSyntaxError.self) { try JSONParser().validate("\"" + prefix) }
+            }
+        }
+    }
+
+    @Test func escapesDecode() throws {
+        #expect(try JSONParser().parse(#""\u00e9\ud83e\udd8a\/\b\f\r\t""#) == .string("é🦊/\u{8}\u{C}\r\t"))
+        // A lone surrogate cannot live in a Swift string; it decodes as U+FFFD (raw payloads keep it).
+        #expect(try JSONParser().parse(#""\ud800x""#) == .string("\u{FFFD}x"))
+    }
+
+    @Test func writesWhatJavaScriptReads() {
+        let value: JSONValue = ["b": [1, 2.5, nil, true], "a": "line\u{2028}sep\u{2029} \"q\" \\ \u{1}"]
+        #expect(value.jsonText == #"{"a":"line\u2028sep\u2029 \"q\" \\ \u0001","b":[1,2.5,null,true]}"#)
+        #expect(JSONValue.number(1e-7).jsonText == "1e-7")
+        #expect(JSONValue.number(.nan).jsonText == "null")
+    }
+}
