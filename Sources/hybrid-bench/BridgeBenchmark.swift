@@ -14,14 +14,14 @@ enum BridgeBenchmark {
         defer { view.close() }
         let bridge = Bridge(view: view, configuration: BridgeConfiguration(originPolicy: .opening(url)))
         bridge.handlers.registerBuiltins(userAgent: view.userAgent, appName: "hybrid-bench", appVersion: HybridShellVersion.current)
-        let result = ResultBox()
+        let result = Handoff<String>()
         bridge.handlers.registerRaw("bench.done", sync: { data, _ in
             let text = data.text
-            Task { @EngineActor in result.finish(text) }
+            Task { @EngineActor in result.fulfill(text) }
             return .null
         })
         view.load(url)
-        let pageLine = try await result.value(timeout: .seconds(900))
+        let pageLine = try await result.value(timeout: .seconds(900), "the benchmark page's result")
         guard var results = try JSONValue(parsing: pageLine).objectValue, results["error"] == nil else {
             throw ShellError.invalidArgument("the benchmark page failed: \(pageLine)")
         }

@@ -12,7 +12,7 @@ enum RoundtripBenchmark {
         configuration.capturesConsole = false
         let view = try WebView(configuration: configuration, context: try WebContext(headless: false))
         defer { view.close() }
-        let result = ResultBox()
+        let result = Handoff<String>()
         view.addScriptMessageReplyHandler("bench") { message, reply in reply.succeed(message.body) }
         view.addScriptMessageHandler("benchEval") { [weak view] message in
             guard let view else { return }
@@ -20,39 +20,12 @@ enum RoundtripBenchmark {
                 _ = try? await view.callAsyncJavaScript("benchResolve(value);", arguments: ["value": .string(message.body)])
             }
         }
-        view.addScriptMessageHandler("benchdone") { message in result.finish(message.body) }
+        view.addScriptMessageHandler("benchdone") { message in result.fulfill(message.body) }
         view.load(url)
-        let line = try await result.value(timeout: .seconds(600))
+        let line = try await result.value(timeout: .seconds(600), "the benchmark page's result")
         if let failure = (try? JSONValue(parsing: line))?["error"] {
             throw ShellError.invalidArgument("the benchmark page failed: \(failure.jsonText)")
         }
         return line
-    }
-}
-
-/// The page's final line, handed from the message handler to the waiting benchmark.
-@EngineActor
-final class ResultBox {
-    private var text: String?
-    private var waiter: CheckedContinuation<String, any Error>?
-
-    func finish(_ line: String) {
-        guard text == nil else { return }
-        text = line
-        waiter?.resume(returning: line)
-        waiter = nil
-    }
-
-    func value(timeout: Duration) async throws -> String {
-        if let text { return text }
-        return try await withCheckedThrowingContinuation { continuation in
-            waiter = continuation
-            Task { @EngineActor [weak self] in
-                try? await Task.sleep(for: timeout)
-                guard let self, let waiter = self.waiter else { return }
-                self.waiter = nil
-                waiter.resume(throwing: ShellError.timedOut("the benchmark page did not finish within \(timeout)"))
-            }
-        }
     }
 }

@@ -67,12 +67,42 @@ struct HybridRun: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(
         "How alert/confirm/prompt are answered: accept (OK, default text) or dismiss (Cancel, null). They never block. Example: --dialogs dismiss",
         valueName: "accept|dismiss"))
-    var dialogs: String = "accept"
+    var dialogs: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "What window.open and target=_blank do: same-view (load there) or deny. Example: --new-windows deny",
-        valueName: "same-view|deny"))
-    var newWindows: String = "same-view"
+        "What window.open and target=_blank do: same-view (load there), new-page (push a page) or deny. Example: --new-windows deny",
+        valueName: "same-view|new-page|deny"))
+    var newWindows: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Fill a {placeholder} of the URL (repeatable; values are percent-encoded). Example: --url 'https://app.example/{lang}' --param lang=en",
+        valueName: "name=value"))
+    var param: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "An extra header on the page's main request (repeatable). Example: --header 'X-Token: 1'",
+        valueName: "'Name: value'"))
+    var header: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Read settings from a TOML or JSON file (flags win over it); see README. Example: --config app.toml",
+        valueName: "file"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep this many views pre-warmed for new pages (default 1). Example: --pool 2", valueName: "n"))
+    var pool: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Reload a page whose web process died at most N times per 60 s, then fail with exit code 2 (default 3). Example: --max-reloads 0",
+        valueName: "n"))
+    var maxReloads: Int?
+
+    @Flag(name: .long, help: "Keep no cookies, storage or cache on disk (the default unless --data-dir or a config file says otherwise). Example: --ephemeral")
+    var ephemeral = false
+
+    @Flag(name: .long, help: "New pages share the first page's web process: less memory, one crash takes all. Example: --shared-process")
+    var sharedProcess = false
 
     @Flag(name: .long, help: "Allow the Web Inspector (developer extras). Example: --inspector --window")
     var inspector = false
@@ -100,55 +130,87 @@ struct HybridRun: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(
         "When the bridge scripts are added: document-start (default) or after-load (legacy pages bootstrap themselves). Example: --inject after-load",
         valueName: "when"))
-    var inject: String = "document-start"
+    var inject: String?
 
     func validate() throws {
         if url != nil, page != nil { throw ValidationError("give the page once: either --url or as an argument, not both") }
         if userAgent != nil, userAgentSuffix != nil { throw ValidationError("--user-agent and --user-agent-suffix exclude each other") }
+        if ephemeral, dataDir != nil { throw ValidationError("--ephemeral and --data-dir exclude each other") }
     }
 
     func options() throws -> RunOptions {
         guard let input = url ?? page else {
             throw ShellError.invalidArgument("no page given; use --url URL-OR-PATH (see hybrid-run --help)")
         }
-        var options = RunOptions(url: try PageLocation.resolve(input, currentDirectory: FileManagerPath.current))
+        var parameters: [String: String] = [:]
+        for pair in param {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw ShellError.invalidArgument("--param takes name=value, not \(JSONValue.quoted(pair))")
+            }
+            parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        var route = WebRoute(input, parameters: parameters, headers: try header.map { try WebRoute.Header(parsing: $0) })
+        var shell = try config.map { try ShellConfiguration.load(path: $0) } ?? ShellConfiguration()
+        var overrides = PageSettings()
+        if let userAgent { overrides.userAgent = .custom(userAgent) }
+        if let userAgentSuffix { overrides.userAgent = .appending(userAgentSuffix) }
+        try overrides.userAgent?.validate()
+        if let dialogs {
+            guard let mode = DialogMode(rawValue: dialogs) else {
+                throw ShellError.invalidArgument("--dialogs takes accept or dismiss, not \(JSONValue.quoted(dialogs))")
+            }
+            overrides.dialogs = mode
+        }
+        if let newWindows {
+            guard let mode = NewWindowMode(rawValue: newWindows) else {
+                throw ShellError.invalidArgument("--new-windows takes same-view, new-page or deny, not \(JSONValue.quoted(newWindows))")
+            }
+            overrides.newWindows = mode
+        }
+        if let inject {
+            switch inject {
+            case "document-start": overrides.injection = .documentStart
+            case "after-load": overrides.injection = .afterLoad
+            default: throw ShellError.invalidArgument("--inject takes document-start or after-load, not \(JSONValue.quoted(inject))")
+            }
+        }
+        if !allowOrigin.isEmpty {
+            overrides.allowedOrigins = (shell.defaults.allowedOrigins ?? []) + (try allowOrigin.map { try OriginPattern(parsing: $0) })
+        }
+        shell.defaults = shell.defaults.overridden(by: overrides)
+        if let dataDir { shell.storage = .persistent(directory: dataDir) }
+        if ephemeral { shell.storage = .ephemeral }
+        if let pool {
+            guard (0...16).contains(pool) else { throw ShellError.invalidArgument("--pool takes 0 to 16 views, not \(pool)") }
+            shell.poolSize = pool
+        }
+        if let maxReloads {
+            guard (0...100).contains(maxReloads) else { throw ShellError.invalidArgument("--max-reloads takes 0 to 100, not \(maxReloads)") }
+            shell.crashRecovery.maxReloads = maxReloads
+        }
+        if sharedProcess { shell.sharedProcess = true }
+        shell.window = window ? .visible() : .offscreen
+        let (width, height) = try ViewportSize.parse(size)
+        shell.width = width
+        shell.height = height
+        // Check the route (placeholders, URL, headers) before anything starts.
+        let settings = shell.settings(for: try route.request().url)
+        if let timeout = settings.timeout { route.timeout = timeout }
+        _ = try route.request()
+
+        var options = RunOptions(route: route)
+        options.shell = shell
         if let exitAfter { options.exitAfter = try ExitCondition(parsing: exitAfter) }
         if let timeout {
             guard timeout > 0, timeout.isFinite else { throw ShellError.invalidArgument("--timeout must be a positive number of seconds") }
             options.timeout = .milliseconds(Int64(timeout * 1000))
-        } else if options.exitAfter == .load {
-            options.timeout = .seconds(30)
         }
-        let (width, height) = try ViewportSize.parse(size)
-        options.width = width
-        options.height = height
-        options.window = window ? .visible() : .offscreen
-        if let userAgent { options.userAgent = .custom(userAgent) }
-        if let userAgentSuffix { options.userAgent = .appending(userAgentSuffix) }
-        try options.userAgent.validate()
-        if let dataDir { options.storage = .persistent(directory: dataDir) }
         options.printEvents = printEvents
         options.printConsole = !quiet
-        switch dialogs {
-        case "accept": options.dialogPolicy = .automatic(confirm: true, prompt: .defaultText)
-        case "dismiss": options.dialogPolicy = .automatic(confirm: false, prompt: .cancel)
-        default: throw ShellError.invalidArgument("--dialogs takes accept or dismiss, not \(JSONValue.quoted(dialogs))")
-        }
-        switch newWindows {
-        case "same-view": options.newWindowPolicy = .sameView
-        case "deny": options.newWindowPolicy = .deny
-        default: throw ShellError.invalidArgument("--new-windows takes same-view or deny, not \(JSONValue.quoted(newWindows))")
-        }
-        options.developerExtras = inspector
+        options.shell.developerExtras = inspector
         if let handlers { options.mockHandlers = try MockHandlers.load(path: handlers) }
         options.calls = try call.map(CallArgument.parse)
         options.bridgeLog = bridgeLog
-        options.allowedOrigins = try allowOrigin.map { try OriginPattern(parsing: $0) }
-        switch inject {
-        case "document-start": options.injection = .documentStart
-        case "after-load": options.injection = .afterLoad
-        default: throw ShellError.invalidArgument("--inject takes document-start or after-load, not \(JSONValue.quoted(inject))")
-        }
         return options
     }
 }

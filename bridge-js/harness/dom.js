@@ -146,6 +146,7 @@ class Dom {
       navigator: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 HybridShellTest' },
       setTimeout: (fn, ms, ...args) => dom.clock.setTimeout(fn, ms, args),
       clearTimeout: (id) => dom.clock.clearTimeout(id),
+      performance: { now: () => dom.clock.now },
       queueMicrotask: (fn) => queueMicrotask(fn),
       crypto: { getRandomValues: (array) => crypto.randomFillSync(array) },
       Event,

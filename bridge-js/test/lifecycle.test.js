@@ -119,3 +119,13 @@ test('wx hooks may also be assigned, as KGJSBridge pages do', async () => {
   await env.settle();
   assert.deepStrictEqual([...env.window.assigned], ['second', 'hide test']);
 });
+
+test('calls made by unload handlers on pagehide still leave the document', async () => {
+  const env = await started();
+  env.hybrid.on('unload', () => { env.hybrid.call('echo', 'goodbye').catch(() => {}); });
+  const postsBefore = env.native.posts.length;
+  env.dom.pagehide();
+  await env.settle();
+  const sent = env.native.posts.slice(postsBefore).join('');
+  assert.ok(sent.includes('"d":"goodbye"'), 'the unload handler\'s call was posted');
+});

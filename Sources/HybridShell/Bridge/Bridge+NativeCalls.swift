@@ -87,7 +87,7 @@ extension Bridge {
 
     /// The up-frames the page sent while handling a delivery (answers to native calls, mostly),
     /// which the relay returned as the delivery's result instead of posting them.
-    private func receiveDeliveryAnswer(_ framesText: String, session: BridgeSession) {
+    func receiveDeliveryAnswer(_ framesText: String, session: BridgeSession) {
         guard !session.isEnded, self.session === session else { return }
         let arrived = ContinuousClock.now
         do {
@@ -103,4 +103,28 @@ extension Bridge {
 
 extension NativeCallWaiter {
     var isSettled: Bool { hasOutcome }
+}
+
+extension Bridge {
+    /// Pushes an event and waits until the page has handled it — including whatever its handlers
+    /// sent back at once — or until `timeout`. Closing a page uses it so `unload` handlers run,
+    /// and their calls reach Swift, before the document is destroyed.
+    public func emitAndWait(_ event: String, data: some Encodable = JSONValue.null, timeout: Duration) async {
+        guard let session, !session.isEnded, session.allowed, let view, let payload = try? RawJSON(encoding: data) else { return }
+        session.outbox.append(OutboundFrame.event(event, payload))
+        let frames = OutboundFrame.array(session.outbox)
+        session.outbox.removeAll()
+        transcript?.record(direction: "out", session: session.id, kind: "event", handler: event, id: nil,
+                           size: payload.text.utf8.count, latency: nil, outcome: "sent")
+        let waiter = NativeCallWaiter(onProgress: nil)
+        waiter.timeout = LoopTimer(after: timeout) { [weak waiter] in waiter?.settle(.success(.null)) }
+        let id = session.id
+        Task { @EngineActor [weak self, weak session, weak waiter] in
+            let answer = try? await view.native.callAsyncReturningString(
+                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], world: Bridge.world)
+            if let self, let session, let text = answer ?? nil, !text.isEmpty { self.receiveDeliveryAnswer(text, session: session) }
+            waiter?.settle(.success(.null))
+        }
+        _ = try? await waiter.wait()
+    }
 }

@@ -12,7 +12,14 @@
 @EngineActor
 public final class Bridge {
     public let handlers: BridgeHandlers
-    public let configuration: BridgeConfiguration
+    public private(set) var configuration: BridgeConfiguration
+
+    /// Which documents get a working bridge from now on (a pooled view learns its page's origin
+    /// when it is taken). The current session keeps the answer it got.
+    public var originPolicy: OriginPolicy {
+        get { configuration.originPolicy }
+        set { configuration.originPolicy = newValue }
+    }
     weak var view: WebView?
     var session: BridgeSession?
     /// Native calls and events made while no session was ready; sent when one is.

@@ -8,11 +8,12 @@
 @EngineActor
 public final class BridgeHandlers {
     private var table: [String: BridgeHandler] = [:]
-    /// Consulted for names this registry does not have (e.g. the process-wide mock handlers).
-    public var fallback: BridgeHandlers?
+    /// Consulted in order for names this registry does not have (a page's registry falls back to
+    /// the application's, then to the built-ins).
+    public var fallbacks: [BridgeHandlers]
 
-    public init(fallback: BridgeHandlers? = nil) {
-        self.fallback = fallback
+    public init(fallbacks: [BridgeHandlers] = []) {
+        self.fallbacks = fallbacks
     }
 
     /// A synchronous handler with `Codable` input and output.
@@ -54,12 +55,16 @@ public final class BridgeHandlers {
         handler(named: name) != nil
     }
 
-    /// Every name, this registry's and its fallback's.
+    /// Every name, this registry's and its fallbacks'.
     public var names: [String] {
-        Array(Set(table.keys).union(fallback?.names ?? [])).sorted()
+        Array(fallbacks.reduce(Set(table.keys)) { $0.union($1.names) }).sorted()
     }
 
     func handler(named name: String) -> BridgeHandler? {
-        table[name] ?? fallback?.handler(named: name)
+        if let handler = table[name] { return handler }
+        for fallback in fallbacks {
+            if let handler = fallback.handler(named: name) { return handler }
+        }
+        return nil
     }
 }

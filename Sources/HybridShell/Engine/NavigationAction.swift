@@ -35,6 +35,14 @@ public enum NewWindowPolicy: Sendable, Equatable {
     case sameView
     /// Ignore it; `window.open` returns null.
     case deny
-    /// Hand it to ``WebView/onNewWindow`` which may return another view to load it in.
+    /// Hand it to ``WebView/onNewWindow``, which opens it elsewhere (another page) or refuses.
     case delegate
+}
+
+/// What ``WebView/onNewWindow`` did with a `window.open`.
+public enum NewWindowResponse: Sendable, Equatable {
+    /// The URL was opened elsewhere (a new page with its own view); `window.open` returns null.
+    case openedElsewhere
+    /// Refused; `window.open` returns null.
+    case denied
 }

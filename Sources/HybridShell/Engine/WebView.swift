@@ -13,10 +13,18 @@ public final class WebView {
     private var navigationDeciders: [(NavigationAction) -> NavigationDecision?] = []
     private var dialogInterceptors: [(ScriptDialog, PendingDialog) -> Bool] = []
 
+    /// Answers dialogs no interceptor took; starts as the configuration's.
+    public var dialogPolicy: DialogPolicy
+    /// What `window.open` / `target=_blank` do; starts as the configuration's.
+    public var newWindowPolicy: NewWindowPolicy
+
     /// Decides navigations no ``addNavigationDecider(_:)`` decider claimed (`decide-policy`).
     public var navigationPolicy: (NavigationAction) -> NavigationDecision = { _ in .allow }
-    /// With ``NewWindowPolicy/delegate``: returns the view to open a new window in, or nil to deny.
-    public var onNewWindow: (NavigationAction) -> WebView? = { _ in nil }
+    /// With ``NewWindowPolicy/delegate``: opens the new window's URL elsewhere, or refuses.
+    ///
+    /// WebKit would give a view it creates for `window.open` the opener's user content manager, so
+    /// the popup's script messages would reach the opener's handlers; a separate page is safer.
+    public var onNewWindow: (NavigationAction) -> NewWindowResponse = { _ in .denied }
 
     public init(configuration: WebViewConfiguration = .init(), context given: WebContext? = nil) throws(ShellError) {
         try configuration.userAgent.validate()
@@ -24,6 +32,8 @@ public final class WebView {
         if let given { context = given } else { context = try WebContext.shared() }
         self.configuration = configuration
         self.context = context
+        dialogPolicy = configuration.dialogPolicy
+        newWindowPolicy = configuration.newWindowPolicy
         native = WebKitView(context: context.native, options: .init(
             window: configuration.window, width: configuration.width, height: configuration.height,
             userAgent: configuration.userAgent, developerExtras: configuration.developerExtras,
@@ -65,6 +75,12 @@ public final class WebView {
     public var isWebProcessResponsive: Bool { native.isWebProcessResponsive }
     /// The user agent this view sends.
     public var userAgent: String { native.userAgent }
+
+    /// Changes the user agent for the next loads (`webkit_settings_set_user_agent`).
+    public func setUserAgent(_ userAgent: UserAgent) throws(ShellError) {
+        try userAgent.validate()
+        native.setUserAgent(userAgent)
+    }
     public var isClosed: Bool { native.isClosed }
 
     /// Destroys the view; its web process exits unless another view shares it. Idempotent.
@@ -131,7 +147,7 @@ public final class WebView {
         for interceptor in dialogInterceptors where interceptor(dialog, pending) {
             return true
         }
-        let answer = configuration.dialogPolicy.answer(dialog)
+        let answer = dialogPolicy.answer(dialog)
         emit(.dialog(dialog, answer: answer))
         if answer == .showNativeDialog { return false }
         pending.answer(answer)
@@ -139,10 +155,10 @@ public final class WebView {
     }
 
     private func createWindow(for action: NavigationAction) -> WebKitView.NewWindowResult {
-        switch configuration.newWindowPolicy {
+        switch newWindowPolicy {
         case .sameView: return .loadHere
         case .deny: return .deny
-        case .delegate: return onNewWindow(action).map { .view($0.native) } ?? .deny
+        case .delegate: return onNewWindow(action) == .openedElsewhere ? .openedElsewhere : .deny
         }
     }
 

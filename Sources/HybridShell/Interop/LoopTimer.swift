@@ -14,6 +14,14 @@ final class LoopTimer {
                                       Unmanaged.passRetained(box).toOpaque(), releaseLoopTimer)
     }
 
+    /// Runs `body` once the loop has nothing more urgent to do (`g_idle_add_full` at
+    /// `G_PRIORITY_LOW`): for work that must never delay what the page is doing.
+    init(whenIdle body: @escaping @EngineActor () -> Void) {
+        let box = LoopTimerBox(body)
+        box.timer = self
+        sourceID = g_idle_add_full(G_PRIORITY_LOW, loopTimerFired, Unmanaged.passRetained(box).toOpaque(), releaseLoopTimer)
+    }
+
     /// Stops the timer if it has not fired. Idempotent.
     func cancel() {
         guard sourceID != 0 else { return }

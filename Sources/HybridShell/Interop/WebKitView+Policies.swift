@@ -57,9 +57,9 @@ extension WebKitView {
         case .deny:
             onEvent(.newWindowRequested(url: navigationAction.url, decision: "deny"))
             return nil
-        case .view(let other):
-            onEvent(.newWindowRequested(url: navigationAction.url, decision: "newView"))
-            return UnsafeMutableRawPointer(other.view)
+        case .openedElsewhere:
+            onEvent(.newWindowRequested(url: navigationAction.url, decision: "newPage"))
+            return nil
         }
     }
 

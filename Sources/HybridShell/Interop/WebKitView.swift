@@ -17,7 +17,7 @@ final class WebKitView {
     enum NewWindowResult {
         case loadHere
         case deny
-        case view(WebKitView)
+        case openedElsewhere
     }
 
     let view: UnsafeMutablePointer<WebKitWebView>
@@ -127,6 +127,15 @@ final class WebKitView {
     var isWebProcessResponsive: Bool { webkit_web_view_get_is_web_process_responsive(view) != 0 }
     var userAgent: String {
         String(cString: webkit_settings_get_user_agent(webkit_web_view_get_settings(view)))
+    }
+
+    func setUserAgent(_ userAgent: UserAgent) {
+        let settings = webkit_web_view_get_settings(view)
+        // The engine's own agent comes from fresh settings; this view's may already be custom.
+        let fresh = webkit_settings_new()!
+        defer { g_object_unref(fresh) }
+        let engineDefault = String(cString: webkit_settings_get_user_agent(fresh))
+        webkit_settings_set_user_agent(settings, userAgent.resolved(engineDefault: engineDefault))
     }
 
     func setVisible(_ visible: Bool) {

@@ -18,9 +18,22 @@ public enum PageLocation {
         if let scheme = scheme(of: trimmed) {
             return try resolveURL(trimmed, scheme: scheme, fileKind: fileKind)
         }
-        let path = trimmed.hasPrefix("/") ? trimmed : currentDirectory + "/" + trimmed
-        let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
-        return try fileURL(for: standardized, typed: trimmed, fileKind: fileKind)
+        // A path may carry ?query or #fragment (pages read their parameters from location).
+        var (pathPart, suffix) = (trimmed, "")
+        if let mark = trimmed.firstIndex(where: { $0 == "?" || $0 == "#" }),
+           fileKind(absolute(trimmed, currentDirectory)) == nil {
+            (pathPart, suffix) = (String(trimmed[..<mark]), String(trimmed[mark...]))
+        }
+        let standardized = URL(fileURLWithPath: absolute(pathPart, currentDirectory)).standardizedFileURL.path
+        return try fileURL(for: standardized, typed: pathPart, fileKind: fileKind) + encodedSuffix(suffix)
+    }
+
+    private static func absolute(_ path: String, _ currentDirectory: String) -> String {
+        path.hasPrefix("/") ? path : currentDirectory + "/" + path
+    }
+
+    private static func encodedSuffix(_ suffix: String) -> String {
+        suffix.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlQueryAllowed.union(.urlFragmentAllowed).union(CharacterSet(charactersIn: "#"))) ?? suffix
     }
 
     /// The scheme, when the input is written as a URL (`scheme:` followed by `//`, or one of the
@@ -50,7 +63,8 @@ public enum PageLocation {
             guard url.host == nil || url.host == "" || url.host == "localhost" else {
                 throw .invalidURL(input, reason: "file URLs on another host are not supported")
             }
-            return try fileURL(for: url.path, typed: input, fileKind: fileKind)
+            let suffix = (url.query.map { "?" + $0 } ?? "") + (url.fragment.map { "#" + $0 } ?? "")
+            return try fileURL(for: url.path, typed: input, fileKind: fileKind) + suffix
         default:
             return input
         }
@@ -74,7 +88,7 @@ public enum PageLocation {
 
     /// `example.org`, `localhost:8080/x`: a host (with a dot or a port) where a path was expected.
     private static func looksLikeWebAddress(_ typed: String) -> Bool {
-        guard !typed.hasPrefix("/"), !typed.hasPrefix(".") else { return false }
+        guard !typed.hasPrefix("/"), !typed.hasPrefix("."), !typed.contains("://") else { return false }
         let host = typed.split(separator: "/", omittingEmptySubsequences: false).first ?? ""
         if host.contains(":") { return true }
         let pageExtensions = [".html", ".htm", ".xhtml", ".svg", ".txt", ".json"]

@@ -1,7 +1,8 @@
 import Foundation
 
-/// `hybrid-run --url`: opens one page, prints its console (or every event as JSON) and stops
-/// according to ``RunOptions/exitAfter``.
+/// `hybrid-run --url`: opens one page through a ``PageManager``, prints its console (or every
+/// event as JSON) and stops according to ``RunOptions/exitAfter``. A crashed web process is
+/// reloaded as the crash-recovery policy allows; past that the command fails with exit code 2.
 @EngineActor
 public final class RunCommand {
     private let options: RunOptions
@@ -10,8 +11,8 @@ public final class RunCommand {
     private let started = ContinuousClock.now
     private var outcome: RunOutcome?
     private var finish: CheckedContinuation<RunOutcome, Never>?
+    private var manager: PageManager?
     private var loadFinished = false
-    private var bridge: Bridge?
     private var callsFinished = true
     private var failedCall: String?
 
@@ -25,53 +26,44 @@ public final class RunCommand {
     public func run() async -> RunOutcome {
         TerminationSignals.install { [weak self] _ in self?.settle(.success) }
         if let problem = MainLoop.displayError { return RunOutcome(.failure, problem) }
-        let view: WebView
+        let page: Page
         do {
-            let context = try WebContext(storage: options.storage, headless: !options.window.isVisible)
-            view = try WebView(configuration: configuration, context: context)
+            let manager = try PageManager(configuration: options.shell)
+            self.manager = manager
+            if let path = options.bridgeLog { manager.transcript = try BridgeTranscript(path: path) }
+            options.mockHandlers?.register(in: manager.handlers)
+            manager.onGiveUp = { [weak self] page in
+                guard let self else { return }
+                if case .failed(let reason) = page.state { self.settle(RunOutcome(.failure, reason)) }
+            }
+            page = try manager.open(options.route)
         } catch {
             return RunOutcome(.usage, "\(error)")
         }
-        defer { view.close() }
-        do {
-            try attachBridge(to: view)
-        } catch {
-            return RunOutcome(.usage, "\(error)")
-        }
-        view.observe { [weak self] event in self?.handle(event) }
+        page.view.observe { [weak self] event in self?.handle(event) }
+        page.observeLifecycle { [weak self] event in self?.lifecycle(event) }
+        startCalls(on: page.bridge)
         if case .duration(let duration)? = options.exitAfter { schedule(after: duration, .success) }
-        if let timeout = options.timeout, options.exitAfter == .load || options.exitAfter == .close {
-            let what = options.exitAfter == .load ? "the page did not finish loading" : "the page did not call window.close()"
-            schedule(after: timeout, RunOutcome(.timeout, "\(what) within \(timeout.secondsText)"))
+        if options.exitAfter == .load || options.exitAfter == .close {
+            let timeout = options.timeout ?? (options.exitAfter == .load ? options.route.timeout : nil)
+            if let timeout {
+                let what = options.exitAfter == .load ? "the page did not finish loading" : "the page did not call window.close()"
+                schedule(after: timeout, RunOutcome(.timeout, "\(what) within \(timeout.secondsText)"))
+            }
         }
-        view.load(options.url)
         return await withCheckedContinuation { continuation in
             if let outcome { continuation.resume(returning: outcome) } else { finish = continuation }
         }
     }
 
-    private var configuration: WebViewConfiguration {
-        var configuration = WebViewConfiguration()
-        configuration.window = options.window
-        configuration.width = options.width
-        configuration.height = options.height
-        configuration.userAgent = options.userAgent
-        configuration.dialogPolicy = options.dialogPolicy
-        configuration.newWindowPolicy = options.newWindowPolicy
-        configuration.developerExtras = options.developerExtras
-        return configuration
-    }
-
     private func handle(_ event: PageEvent) {
         if options.printEvents {
-            var object = event.jsonObject
-            object["t"] = .number(((ContinuousClock.now - started).milliseconds * 10).rounded() / 10)
-            output.write(JSONValue.object(object).jsonText)
+            print(event.jsonObject)
         } else if options.printConsole, case .console(let message) = event {
             output.write(message.miniBrowserLine)
         }
         switch event {
-        case .loadFailed(let error):
+        case .loadFailed(let error) where error.kind != .cancelled:
             settle(RunOutcome(.failure, "failed to load \(error.url): \(error.message)"))
         case .loadFinished(let url, true):
             loadFinished = true
@@ -79,8 +71,6 @@ public final class RunCommand {
                 errors.write("hybrid-run: loaded \(url) in \((ContinuousClock.now - started).millisecondsText)")
                 finishIfDone()
             }
-        case .webProcessTerminated(let reason):
-            settle(RunOutcome(.failure, "the web process \(reason == .crashed ? "crashed" : "ended (\(reason.rawValue))")"))
         case .closeRequested:
             if options.exitAfter == .close {
                 errors.write("hybrid-run: the page closed itself after \((ContinuousClock.now - started).millisecondsText)")
@@ -91,22 +81,23 @@ public final class RunCommand {
         }
     }
 
+    private func lifecycle(_ event: PageLifecycleEvent) {
+        if options.printEvents { print(["event": "lifecycle", "name": .string(event.rawValue)]) }
+    }
+
+    private func print(_ object: [String: JSONValue]) {
+        var object = object
+        object["t"] = .number(((ContinuousClock.now - started).milliseconds * 10).rounded() / 10)
+        output.write(JSONValue.object(object).jsonText)
+    }
+
     /// `--exit-after load` also waits for the `--call`s.
     private func finishIfDone() {
         guard loadFinished, callsFinished else { return }
         if let failedCall { settle(RunOutcome(.failure, failedCall)) } else { settle(.success) }
     }
 
-    private func attachBridge(to view: WebView) throws {
-        var configuration = BridgeConfiguration(originPolicy: .opening(options.url, additional: options.allowedOrigins))
-        configuration.injection = options.injection
-        configuration.appName = "hybrid-run"
-        configuration.appVersion = HybridShellVersion.current
-        let bridge = Bridge(view: view, configuration: configuration)
-        self.bridge = bridge
-        bridge.handlers.registerBuiltins(userAgent: view.userAgent, appName: "hybrid-run", appVersion: HybridShellVersion.current)
-        options.mockHandlers?.register(in: bridge.handlers)
-        if let path = options.bridgeLog { bridge.transcript = try BridgeTranscript(path: path) }
+    private func startCalls(on bridge: Bridge) {
         guard !options.calls.isEmpty else { return }
         callsFinished = false
         let calls = options.calls

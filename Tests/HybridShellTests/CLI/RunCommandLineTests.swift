@@ -71,7 +71,8 @@ struct RunCommandLineTests {
     @Test func crashedWebProcessExitsWithCode2() async throws {
         // Killed once the page is up: a web process killed during its launch handshake makes WebKit
         // abort the whole UI process ("readPIDFromPeer: Unexpected short read"), which no host can catch.
-        let run = try await CommandLineRun.run(["--url", "pages/fixtures/engine/frames.html", "--exit-after", "30", "--print-events"]) { command in
+        let run = try await CommandLineRun.run(["--url", "pages/fixtures/engine/frames.html", "--exit-after", "30", "--print-events",
+                                                "--max-reloads", "0"]) { command in
             _ = await command.waitForLine(containing: "\"loadFinished\"")
             if let web = command.webProcess { kill(web, SIGKILL) }
         }
@@ -101,12 +102,13 @@ struct RunCommandLineTests {
         #expect(run.status == 0)
         for flag in ["--url", "--exit-after", "--timeout", "--window", "--size", "--user-agent", "--user-agent-suffix",
                      "--data-dir", "--print-events", "--quiet", "--dialogs", "--new-windows", "--inspector",
-                     "--handlers", "--call", "--bridge-log", "--allow-origin", "--inject"] {
+                     "--handlers", "--call", "--bridge-log", "--allow-origin", "--inject",
+                     "--param", "--header", "--config", "--pool", "--max-reloads", "--ephemeral", "--shared-process"] {
             #expect(run.stdout.contains(flag), "help lacks \(flag)")
         }
         let optionHelp = run.stdout.components(separatedBy: "OPTIONS:").last ?? ""
         let flagsWithExamples = optionHelp.components(separatedBy: "Example:").count - 1
-        #expect(flagsWithExamples >= 18)
+        #expect(flagsWithExamples >= 25)
         #expect(run.stdout.contains("Exit codes"))
     }
 
@@ -118,11 +120,12 @@ struct RunCommandLineTests {
         (["--url", "http://exa mple.org/"], "invalid URL"),
         (["--url", "localhost:8080/app"], "include the scheme: http://localhost:8080/app"),
         (["--url", "pages"], "is a directory without an index.html"),
+        (["--url", "pages/{x}.html", "--param", "x=../../nope"], "no such file"),
         (["pages/demo/index.html", "--exit-after", "soon"], "--exit-after takes load, close or a number of seconds"),
         (["pages/demo/index.html", "--timeout", "0"], "--timeout must be a positive number of seconds"),
         (["pages/demo/index.html", "--size", "wide"], "--size takes WIDTHxHEIGHT"),
         (["pages/demo/index.html", "--dialogs", "maybe"], "--dialogs takes accept or dismiss"),
-        (["pages/demo/index.html", "--new-windows", "tabs"], "--new-windows takes same-view or deny"),
+        (["pages/demo/index.html", "--new-windows", "tabs"], "--new-windows takes same-view, new-page or deny"),
         (["pages/demo/index.html", "--user-agent", "a\u{1}b"], "printable ASCII"),
         (["pages/demo/index.html", "--user-agent", "A/1", "--user-agent-suffix", "B/2"], "exclude each other"),
         (["pages/demo/index.html", "--url", "pages/demo/index.html"], "give the page once"),

@@ -5,6 +5,7 @@ const MAX_TIMER = 2147483647;
 
 function createCalls(outbox) {
   const pending = new Map();
+  const deadlines = createDeadlines(expire);
   let nextId = 1;
   let defaultTimeout = DEFAULT_TIMEOUT;
   let maxDepth = DEFAULT_LIMITS.maxDepth;
@@ -29,9 +30,8 @@ function createCalls(outbox) {
       }
       const id = nextId++;
       const deadline = timeout > 0 && timeout <= MAX_TIMER ? Math.ceil(timeout) : 0;
-      const entry = { resolve: resolve, reject: reject, onProgress: options.onProgress, timer: null };
-      if (deadline > 0) entry.timer = setTimeout(function () { expire(id); }, deadline);
-      pending.set(id, entry);
+      pending.set(id, { resolve: resolve, reject: reject, onProgress: options.onProgress });
+      if (deadline > 0) deadlines.add(id, deadline);
       outbox.push({
         text: Frames.call(id, name, dataText, deadline, dialect),
         callId: id,
@@ -47,13 +47,13 @@ function createCalls(outbox) {
     const entry = pending.get(id);
     if (!entry) return false;
     pending.delete(id);
-    if (entry.timer !== null) clearTimeout(entry.timer);
     if (error) entry.reject(error);
     else entry.resolve(value);
     return true;
   }
 
   function expire(id) {
+    if (!pending.has(id)) return;  // settled before its deadline; deadlines are dropped lazily
     if (!settle(id, null, new HybridError(ErrorCode.TIMEOUT, 'no reply within the deadline'))) return;
     if (!outbox.withdraw(id)) outbox.push({ text: Frames.cancel(id), tooLarge: function () {} });
   }
@@ -91,4 +91,40 @@ function createCalls(outbox) {
       maxDepth = ready.maxDepth;
     },
   };
+}
+
+// Every pending call's deadline behind one timer: arming and clearing a timer per call costs
+// more than a call's own work (each is a main-loop source in WebKitGTK). Deadlines are kept in
+// order and dropped lazily: a call that settled is just skipped when its time comes.
+function createDeadlines(onExpire) {
+  const queue = [];  // {at, id}, ascending `at`
+  let timer = null;
+  let armedAt = Infinity;
+
+  function add(id, ms) {
+    const at = performance.now() + ms;
+    let index = queue.length;
+    while (index > 0 && queue[index - 1].at > at) index--;  // usually appends: deadlines mostly grow
+    queue.splice(index, 0, { at: at, id: id });
+    if (at < armedAt) arm(at);
+  }
+
+  function arm(at) {
+    if (timer !== null) clearTimeout(timer);
+    armedAt = at;
+    timer = setTimeout(fire, Math.max(0, at - performance.now()));
+  }
+
+  function fire() {
+    timer = null;
+    armedAt = Infinity;
+    const now = performance.now();
+    let due = 0;
+    while (due < queue.length && queue[due].at <= now) due++;
+    const expired = queue.splice(0, due);
+    if (queue.length > 0) arm(queue[0].at);
+    for (const entry of expired) onExpire(entry.id);
+  }
+
+  return { add: add };
 }

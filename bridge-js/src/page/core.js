@@ -88,8 +88,11 @@ function createBridge() {
     outbox.close();
   }
 
+  // unload handlers run first, and whatever they sent leaves at once: a microtask would be too
+  // late, the bridge closes right after and the document goes.
   function onPageHide() {
     lifecycle.unload(null);
+    outbox.flushNow();
     fail(ErrorCode.BRIDGE_RESET, 'the document is going away');
   }
 

@@ -54,6 +54,8 @@ function createOutbox(send) {
   return {
     push: push,
     withdraw: withdraw,
+    // Sends what is queued now rather than in a microtask (the document is about to go away).
+    flushNow: flush,
     open: function (limits) {
       maxPayload = limits.maxPayload;
       open = true;

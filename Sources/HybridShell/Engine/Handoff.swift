@@ -1,13 +1,18 @@
-import HybridShell
-
-/// Hands one value from a callback to a waiting test, with a deadline (no polling, no sleeps).
+/// Hands one value from a callback to a waiting task, with a deadline: the first ``fulfill(_:)``
+/// wins, ``value(timeout:_:)`` returns it or throws ``ShellError/timedOut(_:)``. No polling.
+///
+///     let ready = Handoff<String>()
+///     bridge.observe { if case .ready(let session, _, _) = $0 { ready.fulfill(session) } }
+///     let session = try await ready.value(timeout: .seconds(5), "the bridge")
 @EngineActor
-final class Handoff<Value: Sendable> {
+public final class Handoff<Value: Sendable> {
     private var value: Value?
     private var waiter: CheckedContinuation<Value, any Error>?
     private var timeout: Task<Void, Never>?
 
-    func fulfill(_ newValue: Value) {
+    public init() {}
+
+    public func fulfill(_ newValue: Value) {
         guard value == nil else { return }
         value = newValue
         timeout?.cancel()
@@ -15,7 +20,7 @@ final class Handoff<Value: Sendable> {
         waiter = nil
     }
 
-    func value(timeout limit: Duration = .seconds(10), _ what: String = "value") async throws -> Value {
+    public func value(timeout limit: Duration = .seconds(10), _ what: String = "value") async throws -> Value {
         if let value { return value }
         return try await withCheckedThrowingContinuation { continuation in
             waiter = continuation

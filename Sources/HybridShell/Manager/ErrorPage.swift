@@ -1,0 +1,17 @@
+import Foundation
+
+/// The built-in error page shown when a page cannot be recovered (texts are escaped, not spliced).
+enum ErrorPage {
+    static func html(title: String, message: String) -> String {
+        """
+        <!doctype html><html><head><meta charset="utf-8"><title>\(escape(title))</title>
+        <style>body{font:18px/1.5 sans-serif;margin:15vh auto;max-width:40em;color:#333;background:#f4f4f4}</style>
+        </head><body><h1>\(escape(title))</h1><p>\(escape(message))</p></body></html>
+        """
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

@@ -1,0 +1,178 @@
+/// Pages on a stack, views from a pool of pre-warmed ones, one shared web context (cookies,
+/// storage, cache): the seed's WebView manager and the home of the lifecycle guarantees.
+///
+///     let manager = try PageManager(configuration: ShellConfiguration())
+///     let page = try await manager.open(WebRoute("https://app.example/{lang}", parameters: ["lang": "en"]))
+///     page.observeLifecycle { print($0) }        // ready, show, hide, unload
+///     await manager.close()                      // unload, then the view is destroyed
+@EngineActor
+public final class PageManager {
+    public let configuration: ShellConfiguration
+    public let context: WebContext
+    /// Native handlers every page can call; a page's own bridge registry falls back to these.
+    public let handlers: BridgeHandlers
+    /// The manager-level delegate, asked after a page's own.
+    public weak var delegate: PageDelegate?
+    /// Called when a page gives up after repeated crashes (`hybrid-run` exits with code 2).
+    public var onGiveUp: (Page) -> Void = { _ in }
+    /// Whether ``WebView/terminateWebProcess()`` counts as a crash to recover from (tests).
+    public var recoversFromAPITermination = false
+    /// Time a closing page's `unload` handlers get before the view is destroyed.
+    public var unloadGrace: Duration = .seconds(1)
+    /// Reported by the built-in `system.info` handler.
+    public var appName = "hybrid-run"
+    public var appVersion = HybridShellVersion.current
+    /// Writes every page's bridge traffic here when set (`--bridge-log`).
+    public var transcript: BridgeTranscript?
+
+    public private(set) var stack: [Page] = []
+    private var nextPageID = 1
+    private var pool: ViewPool!
+    private var firstView: WebView?
+
+    public var top: Page? { stack.last }
+    /// Views warming or ready in the pool.
+    public var pooledViews: Int { pool.count }
+
+    public init(configuration: ShellConfiguration, context: WebContext? = nil, handlers: BridgeHandlers = BridgeHandlers()) throws(ShellError) {
+        self.configuration = configuration
+        if let context {
+            self.context = context
+        } else {
+            self.context = try WebContext(storage: configuration.storage, headless: !configuration.window.isVisible)
+        }
+        self.handlers = handlers
+        pool = ViewPool(size: configuration.poolSize) { [unowned self] () throws(ShellError) in
+            try self.makeView(injection: .documentStart)
+        }
+    }
+
+    /// Starts warming the pool (the first `open` does not wait for it).
+    public func prewarm() {
+        pool.refill()
+    }
+
+    /// Waits until the pool holds a warm view, with a deadline.
+    public func waitForWarmView(timeout: Duration = .seconds(30)) async throws(ShellError) {
+        guard pool.size > 0 else { throw .invalidArgument("the pool is empty by configuration (pool = 0)") }
+        pool.refill()
+        let waiter = NativeCallWaiter(onProgress: nil)
+        waiter.timeout = LoopTimer(after: timeout) { [weak waiter] in
+            waiter?.settle(.failure(BridgeError(.timeout, "no warm view within \(timeout.secondsText)")))
+        }
+        Task { @EngineActor [weak waiter, pool] in
+            await pool?.waitForReadyView()
+            waiter?.settle(.success(.null))
+        }
+        do { _ = try await waiter.wait() } catch { throw .timedOut(error.message) }
+    }
+
+    /// Opens a route on top of the stack. Everything about the route is checked before anything
+    /// loads; a warm view is used when one is ready.
+    @discardableResult
+    public func open(_ route: WebRoute, settings overrides: PageSettings = PageSettings()) throws(ShellError) -> Page {
+        guard stack.count < configuration.maxPages else {
+            throw .invalidArgument("cannot open more than \(configuration.maxPages) pages (max_pages); close one first")
+        }
+        var route = route
+        let (resolvedURL, _) = try route.request()
+        let settings = configuration.settings(for: resolvedURL, overrides: overrides)
+        route.headers = (settings.headers ?? []) + route.headers
+        if let timeout = settings.timeout, route.timeout == .seconds(30) { route.timeout = timeout }
+        if let cachePolicy = settings.cachePolicy, route.cachePolicy == .useProtocol { route.cachePolicy = cachePolicy }
+        let (url, headers) = try route.request()
+
+        let injection = settings.injection ?? .documentStart
+        let warm: ViewPool.Entry? = injection == .documentStart ? pool.take() : nil
+        let entry: ViewPool.Entry
+        if let warm { entry = warm } else { entry = try makeView(injection: injection) }
+        try configure(entry, settings: settings, url: url)
+        let page = Page(id: nextPageID, route: route, url: url, view: entry.view, bridge: entry.bridge,
+                        settings: settings, wasWarm: warm != nil)
+        nextPageID += 1
+        page.manager = self
+        stack.last?.signal(.coveredOrHidden)
+        stack.last?.view.setVisible(false)
+        stack.append(page)
+        entry.view.load(url, headers: headers.map { ($0.name, $0.value) })
+        return page
+    }
+
+    /// Closes `page` (the top page by default): `unload`, then its view is destroyed. The page
+    /// below becomes the top and is shown again.
+    public func close(_ page: Page? = nil) async {
+        guard let page = page ?? top, let index = stack.firstIndex(where: { $0 === page }) else { return }
+        let wasTop = index == stack.count - 1
+        stack.remove(at: index)
+        await page.close(grace: unloadGrace)
+        if wasTop, let newTop = top {
+            newTop.view.setVisible(true)
+            newTop.signal(.becameTop)
+        }
+    }
+
+    public func closeAll() async {
+        while let page = top { await close(page) }
+        pool.drain()
+    }
+
+    // MARK: Views
+
+    func makeView(injection: BridgeConfiguration.Injection) throws(ShellError) -> ViewPool.Entry {
+        var configuration = WebViewConfiguration()
+        configuration.window = self.configuration.window
+        configuration.width = self.configuration.width
+        configuration.height = self.configuration.height
+        configuration.developerExtras = self.configuration.developerExtras
+        // Extra views may share the first one's web process (related views) to save memory.
+        configuration.sharesProcessWith = self.configuration.sharedProcess ? firstView : nil
+        let view = try WebView(configuration: configuration, context: context)
+        if firstView == nil { firstView = view }
+        var bridgeConfiguration = BridgeConfiguration(originPolicy: OriginPolicy(patterns: []))
+        bridgeConfiguration.injection = injection
+        let builtins = BridgeHandlers()
+        let bridge = Bridge(view: view, configuration: bridgeConfiguration, handlers: BridgeHandlers(fallbacks: [handlers, builtins]))
+        return ViewPool.Entry(view: view, bridge: bridge, builtins: builtins)
+    }
+
+    private func configure(_ entry: ViewPool.Entry, settings: PageSettings, url: String) throws(ShellError) {
+        try entry.view.setUserAgent(settings.userAgent ?? .engineDefault)
+        entry.builtins.registerBuiltins(userAgent: entry.view.userAgent, appName: appName, appVersion: appVersion)
+        entry.view.dialogPolicy = (settings.dialogs ?? .accept).policy
+        entry.bridge.originPolicy = .opening(url, additional: settings.allowedOrigins ?? [])
+        entry.bridge.transcript = transcript
+        switch settings.newWindows ?? .sameView {
+        case .sameView: entry.view.newWindowPolicy = .sameView
+        case .deny: entry.view.newWindowPolicy = .deny
+        case .newPage:
+            // A separate page of its own, not WebKit's popup view (which would share the opener's
+            // script message handlers); window.open returns null in the opener.
+            entry.view.newWindowPolicy = .delegate
+            entry.view.onNewWindow = { [weak self] action in
+                guard let self, !action.url.isEmpty, (try? self.open(WebRoute(action.url))) != nil else { return .denied }
+                return .openedElsewhere
+            }
+        }
+    }
+
+    // MARK: From pages
+
+    /// The pool refills only after a page has loaded, and only when the loop is otherwise idle,
+    /// so warming a view never delays the page that was just opened.
+    func pageLoaded(_ page: Page) {
+        guard pool.count < pool.size, refillTimer == nil else { return }
+        refillTimer = LoopTimer(whenIdle: { [weak self] in
+            self?.refillTimer = nil
+            self?.pool.refill()
+        })
+    }
+
+    private var refillTimer: LoopTimer?
+
+    func pageGaveUp(_ page: Page) {
+        page.view.load(html: ErrorPage.html(title: "This page stopped working",
+                                            message: "Its web process crashed repeatedly, so HybridShell stopped reloading it."),
+                       baseURL: nil)
+        onGiveUp(page)
+    }
+}

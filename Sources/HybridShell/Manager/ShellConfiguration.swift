@@ -1,0 +1,59 @@
+/// The global configuration of a ``PageManager`` (the seed's `KGGlobalConfig`) with per-page
+/// overrides, from code or from a file (`hybrid-run --config FILE`, TOML or JSON).
+public struct ShellConfiguration: Sendable {
+    /// What every page gets unless overridden.
+    public var defaults: PageSettings
+    /// Overrides for pages whose URL matches a pattern (`*` matches anything), first match wins.
+    public var pages: [(match: String, settings: PageSettings)] = []
+    /// Views kept pre-warmed (web process started, bridge installed, blank document loaded).
+    public var poolSize = 1
+    /// At most this many live pages; opening one more fails.
+    public var maxPages = 8
+    public var storage: WebContext.Storage = .ephemeral
+    public var crashRecovery = CrashRecoveryPolicy()
+    /// Extra views share the first view's web process: less memory, but one crash takes all.
+    public var sharedProcess = false
+    public var window: WebViewConfiguration.Window = .offscreen
+    public var width = 1280
+    public var height = 800
+    /// Lets the Web Inspector attach to every page.
+    public var developerExtras = false
+
+    public init() {
+        defaults = PageSettings()
+        defaults.userAgent = .engineDefault
+        defaults.headers = []
+        defaults.timeout = .seconds(30)
+        defaults.cachePolicy = .useProtocol
+        defaults.dialogs = .accept
+        defaults.injection = .documentStart
+        defaults.newWindows = .sameView
+        defaults.allowedOrigins = []
+    }
+
+    /// The settings for a page at `url`: the defaults, the first matching page override, then
+    /// what the caller passed when opening it.
+    public func settings(for url: String, overrides: PageSettings = PageSettings()) -> PageSettings {
+        var settings = defaults
+        if let match = pages.first(where: { URLPattern.matches($0.match, url) }) {
+            settings = settings.overridden(by: match.settings)
+        }
+        return settings.overridden(by: overrides)
+    }
+}
+
+/// Glob matching of URLs: `*` stands for any run of characters.
+public enum URLPattern {
+    public static func matches(_ pattern: String, _ url: String) -> Bool {
+        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false)
+        guard parts.count > 1 else { return pattern == url }
+        guard url.hasPrefix(parts.first!), url.dropFirst(parts.first!.count).hasSuffix(parts.last!) else { return false }
+        var rest = Substring(url).dropFirst(parts.first!.count)
+        rest = rest.dropLast(parts.last!.count)
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let range = rest.range(of: part) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return true
+    }
+}

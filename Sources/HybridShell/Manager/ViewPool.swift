@@ -1,0 +1,76 @@
+/// Views kept ready for the next page (the seed's `emptyWebView`, generalised to N): each has its
+/// web process started, the bridge and console scripts installed and a blank document loaded, so
+/// opening a page only navigates. Views handed out are never taken back: a used view carries the
+/// previous page's JavaScript heap and web process state, so closed pages are destroyed and the
+/// pool refills with fresh views instead.
+@EngineActor
+final class ViewPool {
+    struct Entry {
+        let view: WebView
+        let bridge: Bridge
+        /// The built-in handlers, last in the bridge's lookup order (filled in when the page's
+        /// user agent is known).
+        let builtins: BridgeHandlers
+    }
+
+    private let make: () throws(ShellError) -> Entry
+    let size: Int
+    private(set) var ready: [Entry] = []
+    private var warming: [Entry] = []
+    private var tokens: [ObjectIdentifier: ObservationToken] = [:]
+    private var readyWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once a warm view is ready (at once if one is).
+    func waitForReadyView() async {
+        if !ready.isEmpty { return }
+        await withCheckedContinuation { readyWaiters.append($0) }
+    }
+
+    init(size: Int, make: @escaping () throws(ShellError) -> Entry) {
+        self.size = size
+        self.make = make
+    }
+
+    /// A warm view when one is ready, else nil (the caller makes a cold one).
+    func take() -> Entry? {
+        ready.isEmpty ? nil : ready.removeFirst()
+    }
+
+    var count: Int { ready.count + warming.count }
+
+    /// Starts warming views until the pool is full again. Cheap to call often.
+    func refill() {
+        while ready.count + warming.count < size {
+            guard let entry = try? make() else { return }
+            warming.append(entry)
+            let id = ObjectIdentifier(entry.view)
+            tokens[id] = entry.view.observe { [weak self] event in
+                guard let self else { return }
+                switch event {
+                case .loadFinished:
+                    self.tokens[id] = nil
+                    if let index = self.warming.firstIndex(where: { $0.view === entry.view }) {
+                        self.ready.append(self.warming.remove(at: index))
+                        let waiters = self.readyWaiters
+                        self.readyWaiters.removeAll()
+                        for waiter in waiters { waiter.resume() }
+                    }
+                case .webProcessTerminated, .loadFailed:
+                    self.tokens[id] = nil
+                    self.warming.removeAll { $0.view === entry.view }
+                    entry.view.close()
+                default:
+                    break
+                }
+            }
+            entry.view.load("about:blank")
+        }
+    }
+
+    func drain() {
+        for entry in ready + warming { entry.view.close() }
+        ready.removeAll()
+        warming.removeAll()
+        tokens.removeAll()
+    }
+}
