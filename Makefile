@@ -8,15 +8,19 @@ XVFB := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
 # web process aborts ("Could not create surfaceless EGL display").
 APT_PACKAGES := libwebkit2gtk-4.1-dev libgtk-3-dev xvfb xauth libgl1-mesa-dri fonts-dejavu-core \
 	nodejs python3 make gcc pkg-config
+# The real test frameworks the page-test fixtures run (pages/vendor/build.sh turns them into browser
+# files): QUnit 1.23, chai, Jasmine 4, and Mocha bundled with esbuild and Debian's browser polyfills.
+APT_PACKAGES += libjs-qunit libjs-chai node-jasmine mocha esbuild node-buffer node-events node-util \
+	node-process node-stream-browserify node-os-browserify node-tty-browserify node-browser-stdout
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run test deps build release bench bridge-js clean
+.PHONY: run test deps build release bench bridge-js vendor clean
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
 
-test: deps build bridge-js
+test: deps build bridge-js vendor
 	@before=$$(pgrep -x WebKitWebProces | sort); \
 	$(XVFB) swift test --skip-build --filter ExclusiveTests --no-parallel && \
 	$(XVFB) swift test --skip-build --skip ExclusiveTests; status=$$?; \
@@ -41,11 +45,14 @@ build:
 release:
 	swift build -c release
 
+vendor:
+	bash pages/vendor/build.sh
+
 bridge-js:
 	node bridge-js/tools/embed.mjs --check
 	node --test bridge-js/test/
 
-bench: deps release
+bench: deps release vendor
 	$(MAKE) -C bench/c
 	python3 bench/run.py all
 

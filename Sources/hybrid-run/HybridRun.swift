@@ -17,6 +17,8 @@ struct HybridRun: ParsableCommand {
               hybrid-run --url app/index.html --window --data-dir ~/.local/share/myapp
 
             Exit codes: 0 ok · 2 load failed, web process crashed or no display · 3 timeout · 4 usage error.
+
+            Other commands: hybrid-run test PAGES… runs test pages (see hybrid-run test --help).
             """,
         version: "hybrid-run 0.1 (WebKitGTK \(WebContext.engineVersion))"
     )

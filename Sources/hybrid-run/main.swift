@@ -6,32 +6,56 @@ import HybridShell
 // line on stderr and an exit code from ExitStatus; usage errors are 4 (ArgumentParser's own 64 is
 // replaced so scripts see one convention).
 let errors = OutputLines.standardError
+// `hybrid-run URL` and `hybrid-run test PAGES…` share the first argument, so the command is chosen
+// here rather than by ArgumentParser (whose root positional would swallow "test").
+var arguments = Array(CommandLine.arguments.dropFirst())
+let commands: [String: any ParsableCommand.Type] = ["test": HybridRunTest.self]
+let commandType: any ParsableCommand.Type
+if let first = arguments.first, let chosen = commands[first] {
+    commandType = chosen
+    arguments.removeFirst()
+} else {
+    commandType = HybridRun.self
+}
 do {
-    let command = try HybridRun.parseAsRoot()
-    guard let run = command as? HybridRun else {
+    let command = try commandType.parseAsRoot(arguments)
+    switch command {
+    case let run as HybridRun:
+        let options = usageChecked { try run.options() }
+        exit(MainLoop.run {
+            let outcome = await RunCommand(options: options).run()
+            if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
+            return outcome.status.rawValue
+        })
+    case let test as HybridRunTest:
+        let options = usageChecked { try test.options() }
+        exit(MainLoop.run {
+            let outcome = await TestCommand(options: options).run()
+            if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
+            return outcome.status.rawValue
+        })
+    default:
         var other = command
         try other.run()
         exit(0)
     }
-    let options: RunOptions
+} catch {
+    if commandType.exitCode(for: error) == .success {
+        OutputLines.standardOutput.write(commandType.fullMessage(for: error))
+        exit(0)
+    }
+    let name = commandType == HybridRun.self ? "hybrid-run" : "hybrid-run \(commandType.configuration.commandName ?? "")"
+    errors.write("hybrid-run: error: \(commandType.message(for: error))")
+    errors.write("Usage: \(commandType.usageString()) — see \(name) --help")
+    exit(ExitStatus.usage.rawValue)
+}
+
+/// Turns a problem found while reading the flags into exit code 4 with its one-line reason.
+func usageChecked<T>(_ read: () throws -> T) -> T {
     do {
-        options = try run.options()
+        return try read()
     } catch {
         errors.write("hybrid-run: error: \(error)")
         exit(ExitStatus.usage.rawValue)
     }
-    let status = MainLoop.run {
-        let outcome = await RunCommand(options: options).run()
-        if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
-        return outcome.status.rawValue
-    }
-    exit(status)
-} catch {
-    if HybridRun.exitCode(for: error) == .success {
-        OutputLines.standardOutput.write(HybridRun.fullMessage(for: error))
-        exit(0)
-    }
-    errors.write("hybrid-run: error: \(HybridRun.message(for: error))")
-    errors.write("Usage: \(HybridRun.usageString()) — see hybrid-run --help")
-    exit(ExitStatus.usage.rawValue)
 }

@@ -45,7 +45,7 @@ extension Bridge {
             let result = checkedResult(Result { try body(data, call) }.mapError(BridgeError.from))
             recordDSBridge(session, method, data, arrived, result)
             responder.answer(.prompt(DSBridgeAnswer.text(result)))
-        case .async(let body):
+        case .async(let body, _):
             // The page is blocked in prompt() until this answers, so it gets the call's deadline.
             let limit = configuration.defaultTimeout
             let worker = Task { () -> Result<RawJSON, BridgeError> in

@@ -70,8 +70,10 @@ extension Bridge {
             let result = checkedResult(Result { try body(data, call) }.mapError(BridgeError.from))
             record(session, name, id, data, arrived, result)
             return result
-        case .async(let body):
-            session.running[id] = Task { @EngineActor [weak self, weak session] in
+        case .async(let body, let inOrder):
+            let done = ProgressFlag()
+            let operation: @EngineActor @Sendable () async -> Void = { [weak self, weak session] in
+                defer { done.isSet = true }
                 let result: Result<RawJSON, BridgeError>
                 do {
                     result = .success(try await body(data, call))
@@ -97,6 +99,9 @@ extension Bridge {
                     self.push(frame, to: session)
                 }
             }
+            let task = inOrder ? Task.immediate { @EngineActor in await operation() } : Task { @EngineActor in await operation() }
+            // An in-order body that never suspended has already answered.
+            if !done.isSet { session.running[id] = task }
             return nil
         }
     }

@@ -77,7 +77,7 @@ extension Bridge {
         switch handler {
         case .sync(let body):
             respond(Result { try body(data, call) }.mapError(BridgeError.from))
-        case .async(let body):
+        case .async(let body, _):
             session.running[-session.running.count - 1] = Task { @EngineActor in
                 let result: Result<RawJSON, BridgeError>
                 do { result = .success(try await body(data, call)) } catch { result = .failure(BridgeError.from(error)) }

@@ -47,6 +47,13 @@ public final class BridgeHandlers {
         table[name] = .async(body)
     }
 
+    /// An asynchronous handler on raw JSON text that runs on the engine thread and starts at once,
+    /// before any other event of the view is handled: it sees calls in arrival order, interleaved
+    /// exactly with console messages and page events. It may suspend to answer later.
+    public func registerRaw(_ name: String, inOrder body: @escaping @EngineActor @Sendable (RawJSON, BridgeCall) async throws -> RawJSON) {
+        table[name] = .async(body, inOrder: true)
+    }
+
     public func unregister(_ name: String) {
         table[name] = nil
     }

@@ -900,6 +900,8 @@ function createBridge() {
     events: events,
     lifecycle: lifecycle,
     call: function (name, data, options, dialect) { return calls.call(name, data, options || {}, dialect); },
+    // Sends what is queued now instead of in a microtask (a no-op before ready and after failure).
+    flush: function () { outbox.flushNow(); },
     get secret() { return secret; },
     // The error object every call now fails with, or null while the bridge can still work.
     get failure() { return failure; },
@@ -915,8 +917,13 @@ function positive(value, fallback) {
 }
 // `window.hybrid`, the native API of HybridShell pages (typed in hybrid.d.ts).
 
+// Not page API: HybridShell's own scripts that run after this one (the test adapter) call
+// `hybrid[FLUSH]()` so that what they just sent leaves at once, ahead of console messages (which
+// reach native without batching). Non-enumerable, so it is in no listing of `hybrid`.
+const FLUSH = Symbol.for('hybridshell.flush');
+
 function installHybrid(bridge) {
-  const hybrid = Object.freeze({
+  const hybrid = Object.freeze(Object.defineProperty({
     version: VERSION,
     ready: bridge.ready,
     HybridError: HybridError,
@@ -925,7 +932,7 @@ function installHybrid(bridge) {
     unregister: function (name) { bridge.handlers.unregister(name); },
     on: function (name, fn) { bridge.events.on(name, fn); },
     off: function (name, fn) { bridge.events.off(name, fn); },
-  });
+  }, FLUSH, { value: function () { bridge.flush(); } }));
   // Configurable, so a page script with its own top-level `let hybrid` still loads.
   Object.defineProperty(window, 'hybrid', { value: hybrid, enumerable: true, configurable: true });
 }
@@ -1485,4 +1492,1312 @@ install();
 })();
 
 """#
+    /// bridge-js/src/testing/*.js concatenated in `testingSources` order: the test adapter, the
+    /// source of a function expression. It starts with exactly `function (options) {` and ends
+    /// with `}` and a newline; install `"(" + testAdapter + ")(" + optionsJSON + ");"` in the page
+    /// world of the top frame at document start, after `page`.
+    static let testAdapter = ##"""
+function (options) {
+// HybridShell test adapter: reports the page's QUnit, Mocha, Jasmine or `hybrid.test` run to
+// native as reporter events (bridge-js/README.md, "Test adapter"). Native installs it at
+// document start, in the page world of the top frame, after the page script:
+//   "(" + BridgeScripts.testAdapter + ")(" + optionsJSON + ");"
+// The files of src/testing are concatenated in the order of `testingSources` in
+// tools/scripts.cjs; this file opens the function and end.js closes it, so nothing but the
+// `hybrid.test` API and the hooks frameworks need reaches the page.
+'use strict';
+
+// A second injection into the same document must do nothing.
+const INSTALLED = Symbol.for('hybridshell.testing');
+if (window[INSTALLED]) return;
+
+// Without the bridge there is nobody to report to; the page runs as it would anywhere.
+const bridge = window.hybrid;
+if (bridge === null || typeof bridge !== 'object' || typeof bridge.call !== 'function') return;
+Object.defineProperty(window, INSTALLED, { value: true });
+
+const SEPARATOR = ' \u203a ';
+const FRAMEWORKS = ['qunit', 'mocha', 'jasmine', 'hybrid'];
+
+// Captured now, before page scripts (or fake timers in tests) can replace them.
+const setTimeout = window.setTimeout;
+const clearTimeout = window.clearTimeout;
+const queueMicrotask = window.queueMicrotask;
+const console = window.console;
+const JSON = window.JSON;
+const Promise = window.Promise;
+const performance = window.performance;
+const hasOwn = Object.prototype.hasOwnProperty;
+const objectToString = Object.prototype.toString;
+
+function now() {
+  return performance.now();
+}
+
+function noop() {}
+
+// A duration in milliseconds with at most one decimal, or 0 for anything that is not one.
+function milliseconds(value) {
+  return typeof value === 'number' && value >= 0 && value < Infinity ? Math.round(value * 10) / 10 : 0;
+}
+
+// Page callbacks and framework internals must never break the adapter's own bookkeeping, nor the
+// adapter the page: an exception of ours surfaces later as an ordinary uncaught error.
+function guarded(fn) {
+  return function () {
+    try {
+      return fn.apply(this, arguments);
+    } catch (error) {
+      setTimeout(function () { throw error; }, 0);
+      return undefined;
+    }
+  };
+}
+// The options object native passes (README, "Test adapter"), read defensively: anything missing
+// or malformed falls back to its default instead of breaking the page.
+
+function readOptions(given) {
+  const source = given !== null && typeof given === 'object' ? given : {};
+  const framework = FRAMEWORKS.indexOf(source.framework) >= 0 ? source.framework : 'auto';
+  const timeout = source.testTimeout;
+  return {
+    framework: framework,
+    grep: readGrep(source.grep),
+    grepInvert: source.grepInvert === true,
+    list: source.list === true,
+    testTimeout: typeof timeout === 'number' && timeout > 0 && timeout < Infinity ? timeout : null,
+    handler: typeof source.handler === 'string' && source.handler !== '' ? source.handler : 'hybridshell.test',
+  };
+}
+
+// A pattern JavaScript refuses matches nothing (and install reports it as an `error` event):
+// running everything instead would hide the mistake. `g` and `y` are dropped, they make `test`
+// stateful.
+function readGrep(grep) {
+  if (grep === null || typeof grep !== 'object' || typeof grep.source !== 'string') return null;
+  try {
+    return new RegExp(grep.source, typeof grep.flags === 'string' ? grep.flags.replace(/[gy]/g, '') : '');
+  } catch (error) {
+    return { invalid: String(error && error.message), test: function () { return false; } };
+  }
+}
+
+// Whether a test is run and reported: its full name (suites and name joined with " › ")
+// matches `grep`, or does not when `grepInvert`.
+function createFilter(options) {
+  return function includes(suite, name) {
+    if (options.grep === null) return true;
+    if (options.grep.invalid !== undefined) return false;
+    return options.grep.test(fullName(suite, name)) !== options.grepInvert;
+  };
+}
+
+function fullName(suite, name) {
+  return suite.concat([name]).join(SEPARATOR);
+}
+// Failures as the events carry them, {kind, message, stack, actual, expected}, with `actual` and
+// `expected` formatted for people. Nothing here may throw, whatever the page threw or compared:
+// cycles, getters that throw, proxies, BigInt and symbols all come out as some text.
+
+const MAX_TEXT = 20000;
+const ONE_LINE = 80;
+
+function failure(kind, message, stack, actual, expected) {
+  return {
+    kind: kind,
+    message: message,
+    stack: typeof stack === 'string' && stack !== '' ? stack : null,
+    actual: actual === undefined ? null : actual,
+    expected: expected === undefined ? null : expected,
+  };
+}
+
+// A failure from a thrown (or rejected) value: kind "assertion" for assertion errors (chai's,
+// Node's, `hybrid.assert`'s), "error" for anything else.
+function failureFrom(thrown, kind) {
+  const assertion = isAssertionError(thrown);
+  const name = read(thrown, 'name');
+  const message = read(thrown, 'message');
+  let text;
+  if (typeof message === 'string' && isObject(thrown)) {
+    text = assertion || typeof name !== 'string' || name === '' ? message : name + ': ' + message;
+  } else {
+    text = typeof thrown === 'string' ? thrown : formatValue(thrown);
+  }
+  const withValues = assertion && (has(thrown, 'actual') || has(thrown, 'expected'));
+  return failure(kind || (assertion ? 'assertion' : 'error'), text, read(thrown, 'stack'),
+    withValues ? formatValue(read(thrown, 'actual')) : null,
+    withValues ? formatValue(read(thrown, 'expected')) : null);
+}
+
+function isAssertionError(value) {
+  const name = read(value, 'name');
+  return (typeof name === 'string' && name.indexOf('AssertionError') === 0) || read(value, 'code') === 'ERR_ASSERTION';
+}
+
+function isObject(value) {
+  return value !== null && (typeof value === 'object' || typeof value === 'function');
+}
+
+// value[key] for any value, undefined when reading it throws (a getter, a revoked proxy).
+function read(value, key) {
+  if (!isObject(value)) return undefined;
+  try {
+    return value[key];
+  } catch (error) {
+    return undefined;
+  }
+}
+
+function has(value, key) {
+  if (!isObject(value)) return false;
+  try {
+    return key in value;
+  } catch (error) {
+    return false;
+  }
+}
+
+// JSON for arrays and plain objects (one line when short, indented otherwise), JSON strings for
+// strings, and the usual spelling of everything else.
+function formatValue(value) {
+  let text;
+  try {
+    text = formatAny(value);
+  } catch (error) {
+    text = plainText(value);
+  }
+  return text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) + '\u2026' : text;
+}
+
+function formatAny(value) {
+  switch (typeof value) {
+    case 'undefined': return 'undefined';
+    case 'string': return JSON.stringify(value);
+    case 'number': return Object.is(value, -0) ? '-0' : String(value);
+    case 'bigint': return String(value) + 'n';
+    case 'symbol': return value.toString();
+    case 'boolean': return String(value);
+    case 'function': return functionText(value);
+    default: break;
+  }
+  if (value === null) return 'null';
+  const tag = objectToString.call(value);
+  if (tag === '[object Error]' || value instanceof Error) return errorText(value);
+  if (tag === '[object RegExp]') return String(value);
+  if (tag === '[object Date]') return isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+  if (tag === '[object Map]') return 'Map ' + json(Array.from(value.entries()));
+  if (tag === '[object Set]') return 'Set ' + json(Array.from(value.values()));
+  if (Array.isArray(value) || isPlainObject(value)) return json(value);
+  const text = plainText(value);
+  return text === '[object Object]' ? json(value) : text;
+}
+
+function isPlainObject(value) {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+function json(value) {
+  const line = JSON.stringify(value, jsonReplacer());
+  if (line === undefined) return plainText(value);
+  return line.length <= ONE_LINE ? line : JSON.stringify(value, jsonReplacer(), 2);
+}
+
+// Spells what JSON cannot hold, and cuts cycles: `this` is the object holding `value`, so the
+// ancestors of `value` are the stack up to its holder.
+function jsonReplacer() {
+  const ancestors = [];
+  return function (key, value) {
+    switch (typeof value) {
+      case 'undefined': return '[undefined]';
+      case 'bigint': return String(value) + 'n';
+      case 'symbol': return '[' + value.toString() + ']';
+      case 'function': return '[' + functionText(value).slice(1, -1) + ']';
+      case 'number': return isFinite(value) ? value : String(value);
+      default: break;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+    if (ancestors.indexOf(value) >= 0) return '[Circular]';
+    ancestors.push(value);
+    const tag = objectToString.call(value);
+    if (tag === '[object Error]') return errorText(value);
+    if (tag === '[object RegExp]' || tag === '[object Map]' || tag === '[object Set]') return formatAny(value);
+    return value;
+  };
+}
+
+function functionText(fn) {
+  const name = read(fn, 'name');
+  return '[Function' + (typeof name === 'string' && name !== '' ? ': ' + name : '') + ']';
+}
+
+function errorText(error) {
+  const name = read(error, 'name');
+  const message = read(error, 'message');
+  return (typeof name === 'string' ? name : 'Error') + (typeof message === 'string' && message !== '' ? ': ' + message : '');
+}
+
+function plainText(value) {
+  try {
+    return String(value);
+  } catch (error) {
+    try {
+      return objectToString.call(value);
+    } catch (again) {
+      return '[unprintable value]';
+    }
+  }
+}
+// Reporter events to native: each is one `hybrid.call(handler, event)`, sent at once rather than
+// in the bridge's next batch, so it reaches native ahead of any console message the page writes
+// after it (console capture posts immediately; see PROTOCOL.md, "Batching and ordering").
+// Before the bridge is ready, events wait in its queue and leave in order once it is.
+
+function createReporter(api, handler) {
+  const flushHook = api[Symbol.for('hybridshell.flush')];
+  const flush = typeof flushHook === 'function' ? flushHook : noop;
+  const call = api.call;
+  const ready = Promise.resolve(api.ready).then(noop, noop);
+  let settled = false;
+  ready.then(function () { settled = true; });
+
+  // The reply (native answers null once it has handled the event); never rejects: a denied or
+  // reset bridge only means nobody is listening any more.
+  function send(event) {
+    let reply;
+    try {
+      reply = call(handler, event);
+      flush();
+    } catch (error) {
+      return Promise.resolve(null);
+    }
+    return Promise.resolve(reply).then(function (value) { return value; }, function () { return null; });
+  }
+
+  return {
+    send: send,
+    // Settles (never rejects) when the bridge handshake has finished, either way.
+    ready: ready,
+    get isReady() { return settled; },
+  };
+}
+// One page's run as native sees it: which framework reports (the first to start, or the one the
+// options force), the test that is running, the counts and the failures outside any test. Every
+// framework adapter reports through this, so the rules hold for all of them: nothing before
+// runStart or after runEnd, exactly one testEnd for every testStart, one run per document.
+
+const STATUSES = ['passed', 'failed', 'skipped', 'todo'];
+const SETTLED = Promise.resolve(null);
+
+function createSession(options, reporter) {
+  let owner = null;
+  let phase = 'idle';  // idle → running → ended, or idle → listed
+  let startedAt = 0;
+  let current = null;
+  let errorSent = false;
+  const counts = { passed: 0, failed: 0, skipped: 0, todo: 0 };
+  const runFailures = [];
+
+  // Whether `framework` may report the run: the forced one, or else the first one to ask.
+  function claim(framework) {
+    if (options.framework !== 'auto' && options.framework !== framework) return false;
+    if (owner === null && phase === 'idle') owner = framework;
+    return owner === framework;
+  }
+
+  function reporting(framework) {
+    return owner === framework && phase === 'running';
+  }
+
+  function runStart(framework, version, total) {
+    if (!claim(framework) || phase !== 'idle') return SETTLED;
+    phase = 'running';
+    startedAt = now();
+    return reporter.send({
+      event: 'runStart',
+      framework: framework,
+      version: typeof version === 'string' && version !== '' ? version : null,
+      total: typeof total === 'number' && total >= 0 ? total : null,
+    });
+  }
+
+  // The test that runs now; its console output is attributed to it until its testEnd. Returns
+  // the handle to end it with, or null when this framework does not report.
+  function testStart(framework, suite, name) {
+    if (!reporting(framework)) return null;
+    if (current !== null) endOpenTest('the framework started another test before this one ended');
+    current = { suite: strings(suite), name: String(name), started: now(), failures: [] };
+    reporter.send({ event: 'testStart', name: current.name, suite: current.suite });
+    return current;
+  }
+
+  // Ends `test`: a handle from testStart, or {suite, name} for a test reported without a start
+  // (a skipped one, a hook failure). `failures` are added to those recorded on the handle.
+  function testEnd(framework, test, status, duration, failures) {
+    if (!reporting(framework) || test === null) return SETTLED;
+    const open = test === current;
+    if (open) current = null;
+    else if (test.ended === true) return SETTLED;
+    test.ended = true;
+    const all = (test.failures || []).concat(failures || []);
+    let outcome = STATUSES.indexOf(status) >= 0 ? status : 'failed';
+    if (outcome === 'passed' && all.length > 0) outcome = 'failed';
+    counts[outcome] += 1;
+    const elapsed = typeof duration === 'number' ? duration : open ? now() - test.started : 0;
+    return reporter.send({
+      event: 'testEnd',
+      name: String(test.name),
+      suite: strings(test.suite),
+      status: outcome,
+      duration: milliseconds(elapsed),
+      failures: all,
+    });
+  }
+
+  function runFailure(framework, item) {
+    if (reporting(framework)) runFailures.push(item);
+  }
+
+  // `incomplete`: the framework says not every test ran although none failed.
+  function runEnd(framework, incomplete) {
+    if (!reporting(framework)) return SETTLED;
+    endOpenTest('the run ended before this test did');
+    return finish(incomplete ? 'incomplete' : null);
+  }
+
+  function finish(forced) {
+    phase = 'ended';
+    const failed = counts.failed > 0 || runFailures.length > 0;
+    return reporter.send({
+      event: 'runEnd',
+      status: forced || (failed ? 'failed' : 'passed'),
+      duration: milliseconds(now() - startedAt),
+      counts: { passed: counts.passed, failed: counts.failed, skipped: counts.skipped, todo: counts.todo },
+      failures: runFailures.slice(),
+    });
+  }
+
+  function endOpenTest(message) {
+    if (current !== null) testEnd(owner, current, 'failed', undefined, [failure('error', message, null)]);
+  }
+
+  // List mode: the tests that would run, instead of the run.
+  function list(framework, tests) {
+    if (!claim(framework) || phase !== 'idle') return SETTLED;
+    phase = 'listed';
+    return reporter.send({
+      event: 'list',
+      tests: tests.map(function (test) { return { name: String(test.name), suite: strings(test.suite) }; }),
+    });
+  }
+
+  // The framework broke before its run started (as far as the adapter can tell); sent once.
+  function frameworkError(framework, thrown) {
+    if (errorSent || phase !== 'idle' || (framework !== null && options.framework !== 'auto' && options.framework !== framework)) return;
+    errorSent = true;
+    const details = failureFrom(thrown, 'error');
+    reporter.send({ event: 'error', message: details.message, stack: details.stack });
+  }
+
+  // The document is going away (navigation, reload, close) in the middle of the run.
+  function interrupt() {
+    if (phase !== 'running') return;
+    endOpenTest('the page went away while this test was running');
+    runFailures.push(failure('error', 'the page navigated away or was closed before the run ended', null));
+    finish('incomplete');
+  }
+
+  return {
+    claim: claim,
+    reporting: reporting,
+    runStart: runStart,
+    testStart: testStart,
+    testEnd: testEnd,
+    runFailure: runFailure,
+    runEnd: runEnd,
+    list: list,
+    frameworkError: frameworkError,
+    interrupt: interrupt,
+    loaded: function (frameworks) { reporter.send({ event: 'loaded', frameworks: frameworks }); },
+    get owner() { return owner; },
+    get phase() { return phase; },
+    get current() { return current; },
+  };
+}
+
+function strings(list) {
+  return Array.isArray(list) ? list.map(String) : [];
+}
+// Frameworks arrive as `<script src>` tags after document start and announce themselves by
+// assigning a global (`window.QUnit = …`). An accessor on window catches that assignment, turns
+// back into the plain data property the framework meant to create, and hands the value to the
+// hook before any page script can use it. Reading the global before it is assigned gives
+// undefined, as it would without the accessor.
+
+// Calls `hook(value, script)` once, with the first value assigned to window[name] and the
+// script element that assigned it (null when unknown).
+function whenGlobal(name, hook) {
+  const existing = Object.getOwnPropertyDescriptor(window, name);
+  if (existing !== undefined) {
+    // Injected late (after the framework loaded), or the name is taken: hook what is there.
+    if ('value' in existing && existing.value !== undefined) hook(existing.value, null);
+    if (!existing.configurable || 'value' in existing && existing.value !== undefined) return;
+  }
+  Object.defineProperty(window, name, {
+    configurable: true,
+    enumerable: true,
+    get: function () { return undefined; },
+    set: function (value) {
+      Object.defineProperty(window, name, { value: value, writable: true, enumerable: true, configurable: true });
+      hook(value, currentScript());
+    },
+  });
+}
+
+function currentScript() {
+  try {
+    return window.document.currentScript || null;
+  } catch (error) {
+    return null;
+  }
+}
+// QUnit: 1.x through its logging callbacks (begin, testStart, log, testDone, done); 2.x through
+// QUnit.on (runStart, testStart, testEnd, runEnd) when it has that. The registration functions
+// are wrapped for grep and list mode (QUnit's own filter matches "module: test", not our full
+// names), and testTimeout becomes QUnit.config.testTimeout.
+
+function hookQUnit(QUnit, context) {
+  if (!isQUnit(QUnit)) return;
+  const config = QUnit.config || {};
+  if (context.options.testTimeout !== null) config.testTimeout = context.options.testTimeout;
+  const listed = wrapQUnitRegistration(QUnit, context);
+  if (typeof QUnit.on === 'function') hookQUnitEvents(QUnit, context, listed);
+  else hookQUnitCallbacks(QUnit, context, listed);
+}
+
+function isQUnit(value) {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') &&
+    typeof value.test === 'function' && typeof value.module === 'function';
+}
+
+// Wraps QUnit.test/skip/only/todo (and the global `test` QUnit 1.x exports) so that tests the
+// grep leaves out are never registered; in list mode none is, they are only recorded. Only then:
+// the wrapper is one more stack frame, and QUnit takes a test's source location from the stack.
+function wrapQUnitRegistration(QUnit, context) {
+  const listed = [];
+  if (context.options.grep === null && !context.options.list) return listed;
+  ['test', 'skip', 'only', 'todo'].forEach(function (kind) {
+    const original = QUnit[kind];
+    if (typeof original !== 'function') return;
+    const wrapped = function (name) {
+      // QUnit's own "global failure" test (an uncaught error between tests) always runs.
+      const internal = Array.prototype.some.call(arguments, function (arg) { return typeof arg === 'function' && arg.validTest === true; });
+      if (!internal) {
+        const suite = qunitModulePath(QUnit.config && QUnit.config.currentModule);
+        if (!context.includes(suite, String(name))) return undefined;
+        if (context.options.list) {
+          listed.push({ suite: suite, name: String(name) });
+          return undefined;
+        }
+      }
+      return original.apply(this, arguments);
+    };
+    Object.keys(original).forEach(function (key) { wrapped[key] = original[key]; });
+    QUnit[kind] = wrapped;
+    if (window[kind] === original) window[kind] = wrapped;
+  });
+  return listed;
+}
+
+// QUnit module names are "outer > inner"; each level's own name is what follows its parent's.
+function qunitModulePath(module) {
+  const path = [];
+  for (let level = module; level; level = level.parentModule) {
+    let name = String(level.name === undefined || level.name === null ? '' : level.name);
+    const parent = level.parentModule;
+    if (parent && parent.name && name.indexOf(parent.name + ' > ') === 0) name = name.slice(parent.name.length + 3);
+    path.unshift(name);
+  }
+  return path.filter(function (name) { return name !== ''; });
+}
+
+function hookQUnitCallbacks(QUnit, context, listed) {
+  const session = context.session;
+  let test = null;
+
+  QUnit.begin(guarded(function (details) {
+    if (context.options.list) return void session.list('qunit', listed);
+    session.runStart('qunit', QUnit.version, details && details.totalTests);
+  }));
+
+  QUnit.testStart(guarded(function (details) {
+    const running = QUnit.config.current;
+    const suite = running && running.module ? qunitModulePath(running.module) : splitModuleName(details.module);
+    test = session.testStart('qunit', suite, details.name);
+    // Before the bridge is ready the events wait in its queue while console messages do not:
+    // hold the first test (QUnit 1.x semaphores) until they can leave in order.
+    if (test !== null && !context.reporter.isReady && typeof QUnit.stop === 'function' && running) {
+      QUnit.stop();
+      context.reporter.ready.then(function () { QUnit.start(); });
+    }
+  }));
+
+  QUnit.log(guarded(function (details) {
+    if (test === null || details.result) return;
+    test.failures.push(qunitFailure(details, hasOwn.call(details, 'negative')));
+  }));
+
+  QUnit.testDone(guarded(function (details) {
+    const status = details.skipped ? 'skipped' : details.todo ? 'todo' : details.failed > 0 ? 'failed' : 'passed';
+    const ended = test;
+    test = null;
+    if (ended !== null) session.testEnd('qunit', ended, status, details.runtime);
+  }));
+
+  QUnit.done(guarded(function () {
+    session.runEnd('qunit', false);
+  }));
+}
+
+// QUnit 2.2 and later: the js-reporters events, whose testEnd carries everything.
+function hookQUnitEvents(QUnit, context, listed) {
+  const session = context.session;
+  let test = null;
+  // QUnit 2 waits for a Promise a begin callback returns: the run starts once the bridge is ready.
+  if (typeof QUnit.begin === 'function') QUnit.begin(function () { return context.reporter.ready; });
+
+  QUnit.on('runStart', guarded(function (details) {
+    if (context.options.list) return void session.list('qunit', listed);
+    session.runStart('qunit', QUnit.version, details && details.testCounts ? details.testCounts.total : null);
+  }));
+  QUnit.on('testStart', guarded(function (details) {
+    test = session.testStart('qunit', suiteOfFullName(details), details.name);
+  }));
+  QUnit.on('testEnd', guarded(function (details) {
+    const ended = test !== null ? test : { suite: suiteOfFullName(details), name: details.name };
+    test = null;
+    const failures = (details.errors || []).map(function (error) {
+      return qunitFailure(error, error.expected !== undefined || error.actual !== undefined);
+    });
+    session.testEnd('qunit', ended, details.status, details.runtime, failures);
+  }));
+  QUnit.on('runEnd', guarded(function () {
+    session.runEnd('qunit', false);
+  }));
+}
+
+function suiteOfFullName(details) {
+  return Array.isArray(details.fullName) ? details.fullName.slice(0, -1) : splitModuleName(details.suiteName);
+}
+
+function splitModuleName(name) {
+  return typeof name === 'string' && name !== '' ? name.split(' > ') : [];
+}
+
+// A failed assertion (assert.equal …) has actual and expected; QUnit's own failures (an
+// exception, a rejected Promise, a timeout, a wrong assertion count) are errors.
+function qunitFailure(details, assertion) {
+  const message = typeof details.message === 'string' && details.message !== '' ? details.message : 'failed';
+  const stack = typeof details.source === 'string' ? details.source : details.stack;
+  return assertion
+    ? failure('assertion', message, stack, formatValue(details.actual), formatValue(details.expected))
+    : failure('error', message, stack, null, null);
+}
+// Mocha: `mocha.run` is wrapped to attach to its Runner's events ('start', 'test', 'fail',
+// 'pending', 'test end', 'end'; a retried test stays one test). testTimeout becomes
+// mocha.timeout() as soon as mocha exists, before any describe() copies the root's timeout.
+// grep prunes the suite tree before the run (Mocha's own grep matches its space-joined titles,
+// not our full names); list mode walks the tree and lets Mocha do a dry run.
+//
+// Hook failures are reported as failed tests: a failing beforeEach or afterEach of the test that
+// runs fails that test (the message starts with the hook's title); any other hook failure is a
+// test of its own, named as Mocha names the hook (`"before all" hook for "adds"`), in the hook's
+// suite. Uncaught errors outside any test, and failures of a test after it ended, go to the
+// run's failures.
+
+function hookMocha(mocha, context) {
+  if (!isMocha(mocha)) return;
+  const options = context.options;
+  if (options.testTimeout !== null && typeof mocha.timeout === 'function') mocha.timeout(options.testTimeout);
+  const originalRun = mocha.run;
+  mocha.run = function run() {
+    const self = this;
+    const args = arguments;
+    const start = function () { return originalRun.apply(self, args); };
+    if (!context.session.claim('mocha')) return start();
+    if (options.grep !== null) pruneMochaSuite(mocha.suite, [], context.includes);
+    if (options.list) return listMocha(mocha, context, start);
+    let runner;
+    try {
+      runner = startWhenReady(mocha, context.reporter, start);
+    } catch (error) {
+      context.session.frameworkError('mocha', error);
+      throw error;
+    }
+    if (runner !== null && typeof runner === 'object' && typeof runner.on === 'function') attachMochaRunner(runner, mocha, context);
+    return runner;
+  };
+}
+
+function isMocha(value) {
+  return value !== null && typeof value === 'object' && typeof value.run === 'function' &&
+    value.suite !== null && typeof value.suite === 'object';
+}
+
+// Mocha starts its run in Runner.immediately (a timer in browsers). Before the bridge is ready,
+// that first step waits for it, so test events and console messages leave in order.
+function startWhenReady(mocha, reporter, start) {
+  const Runner = mocha.constructor && mocha.constructor.Runner;
+  if (reporter.isReady || !Runner || typeof Runner.immediately !== 'function') return start();
+  const immediately = Runner.immediately;
+  let deferred = false;
+  Runner.immediately = function (callback) {
+    Runner.immediately = immediately;
+    deferred = true;
+    reporter.ready.then(function () { immediately(callback); });
+  };
+  try {
+    return start();
+  } finally {
+    if (!deferred) Runner.immediately = immediately;
+  }
+}
+
+function listMocha(mocha, context, start) {
+  const suite = mocha.suite;
+  if (typeof suite.hasOnly === 'function' && suite.hasOnly()) suite.filterOnly();
+  context.session.list('mocha', collectMochaTests(suite, []));
+  // A dry run keeps mocha.run's return value and callback working without running a test.
+  if (typeof mocha.dryRun === 'function') mocha.dryRun(true);
+  else pruneMochaSuite(suite, [], function () { return false; });
+  return start();
+}
+
+function pruneMochaSuite(suite, path, includes) {
+  const keep = function (test) { return includes(path, String(test.title)); };
+  if (Array.isArray(suite.tests)) suite.tests = suite.tests.filter(keep);
+  if (Array.isArray(suite._onlyTests)) suite._onlyTests = suite._onlyTests.filter(keep);
+  (suite.suites || []).forEach(function (child) { pruneMochaSuite(child, path.concat([String(child.title)]), includes); });
+}
+
+function collectMochaTests(suite, path) {
+  let tests = (suite.tests || []).map(function (test) { return { suite: path, name: String(test.title) }; });
+  (suite.suites || []).forEach(function (child) {
+    tests = tests.concat(collectMochaTests(child, path.concat([String(child.title)])));
+  });
+  return tests;
+}
+
+function countMochaTests(suite) {
+  return (suite.tests || []).length + (suite.suites || []).reduce(function (sum, child) { return sum + countMochaTests(child); }, 0);
+}
+
+function mochaSuitePath(suite) {
+  const path = [];
+  for (let level = suite; level && !level.root; level = level.parent) path.unshift(String(level.title));
+  return path;
+}
+
+function attachMochaRunner(runner, mocha, context) {
+  const session = context.session;
+  let open = null;  // {handle, test}: the test Mocha runs now (the first attempt of a retried one)
+
+  function origin(test) {
+    const first = typeof test.retriedTest === 'function' ? test.retriedTest() : null;
+    return first || test;
+  }
+
+  function endOpen(status, duration) {
+    const ended = open;
+    open = null;
+    session.testEnd('mocha', ended.handle, status, duration);
+  }
+
+  runner.on('start', guarded(function () {
+    session.runStart('mocha', mocha.version, countMochaTests(runner.suite || mocha.suite));
+  }));
+
+  runner.on('test', guarded(function (test) {
+    if (open !== null && open.test === origin(test)) return;  // the next attempt of a retried test
+    const handle = session.testStart('mocha', mochaSuitePath(test.parent), test.title);
+    open = handle === null ? null : { handle: handle, test: origin(test) };
+  }));
+
+  // Ahead of the page's reporters: Mocha's base reporter replaces err.actual and err.expected
+  // with its own multi-line strings for its diffs.
+  const first = typeof runner.prependListener === 'function' ? 'prependListener' : 'on';
+  runner[first]('fail', guarded(function (runnable, error) {
+    const details = failureFrom(error);
+    if (runnable.type === 'hook') return hookFailed(runnable, details);
+    if (open !== null && open.test === origin(runnable)) return void open.handle.failures.push(details);
+    const where = runnable.type === 'test' ? mochaSuitePath(runnable.parent).concat([String(runnable.title)]).join(SEPARATOR) + ': ' : '';
+    details.message = where + details.message;
+    session.runFailure('mocha', details);
+  }));
+
+  function hookFailed(hook, details) {
+    const title = String(hook.title);
+    const kind = String(hook.originalTitle || hook.title);
+    if (open !== null && (kind.indexOf('"before each"') === 0 || kind.indexOf('"after each"') === 0)) {
+      // Mocha emits no 'test end' for a test whose beforeEach failed.
+      details.message = title + ': ' + details.message;
+      open.handle.failures.push(details);
+      return endOpen('failed', undefined);
+    }
+    const handle = session.testStart('mocha', mochaSuitePath(hook.parent), title);
+    session.testEnd('mocha', handle, 'failed', hook.duration, [details]);
+  }
+
+  runner.on('test end', guarded(function (test) {
+    const pending = typeof test.isPending === 'function' ? test.isPending() : test.pending === true;
+    if (open !== null && open.test === origin(test)) {
+      return endOpen(test.state === 'failed' ? 'failed' : pending ? 'skipped' : 'passed', test.duration);
+    }
+    if (pending) session.testEnd('mocha', { suite: mochaSuitePath(test.parent), name: String(test.title) }, 'skipped', 0, []);
+  }));
+
+  runner.on('end', guarded(function () {
+    session.runEnd('mocha', false);
+  }));
+}
+// Jasmine (4.x; 3.x alike): a reporter added when the run starts (after boot1's, so the page's
+// own reporters have drawn a failure before native hears of it); its promises make Jasmine wait
+// for the bridge before the first spec and for native's reply after each spec. testTimeout
+// becomes jasmine.DEFAULT_TIMEOUT_INTERVAL as soon as jasmine exists. grep joins the page's
+// specFilter when Env#execute is called; list mode walks Env#topSuite() instead of executing.
+//
+// Specs Jasmine excludes (specFilter, fit/fdescribe elsewhere) are not reported. Failures of a
+// suite (beforeAll/afterAll) and Jasmine's global failures go to the run's failures.
+
+function hookJasmine(jasmine, context) {
+  if (!isJasmine(jasmine)) return;
+  if (context.options.testTimeout !== null) jasmine.DEFAULT_TIMEOUT_INTERVAL = context.options.testTimeout;
+  const env = jasmine.getEnv();
+  const excluded = trackJasmineExclusions(jasmine);
+  const originalExecute = env.execute;
+  env.execute = function execute() {
+    if (!context.session.claim('jasmine')) return originalExecute.apply(this, arguments);
+    const specs = jasmineSpecs(env);
+    if (context.options.grep !== null) addJasmineFilter(env, specs, context.includes);
+    if (context.options.list) {
+      context.session.list('jasmine', jasmineIncluded(env, specs));
+      return Promise.resolve();
+    }
+    env.addReporter(jasmineReporter(jasmine, env, context, specs, excluded));
+    try {
+      return originalExecute.apply(this, arguments);
+    } catch (error) {
+      context.session.frameworkError('jasmine', error);
+      throw error;
+    }
+  };
+}
+
+function isJasmine(value) {
+  return value !== null && typeof value === 'object' && typeof value.getEnv === 'function';
+}
+
+// Jasmine reports excluded specs too (status "excluded", after a specStarted): Spec#execute is
+// told which ones, before their start is reported.
+function trackJasmineExclusions(jasmine) {
+  const excluded = new Set();
+  const prototype = jasmine.Spec && jasmine.Spec.prototype;
+  if (!prototype || typeof prototype.execute !== 'function') return excluded;
+  const execute = prototype.execute;
+  prototype.execute = function () {
+    // 4.x: (queueRunnerFactory, onComplete, excluded, …); 3.x: (onComplete, excluded, …)
+    const flag = typeof arguments[1] === 'function' ? arguments[2] : arguments[1];
+    if (flag === true) excluded.add(this.id);
+    else excluded.delete(this.id);
+    return execute.apply(this, arguments);
+  };
+  return excluded;
+}
+
+// id → {suite, name, metadata} for every spec, from the tree of suites.
+function jasmineSpecs(env) {
+  const specs = new Map();
+  function walk(node, path) {
+    (node.children || []).forEach(function (child) {
+      if (Array.isArray(child.children)) walk(child, path.concat([String(child.description)]));
+      else specs.set(child.id, { suite: path, name: String(child.description), metadata: child });
+    });
+  }
+  const top = env.topSuite();
+  if (top) walk(top, []);
+  return specs;
+}
+
+function addJasmineFilter(env, specs, includes) {
+  const previous = typeof env.configuration === 'function' ? env.configuration().specFilter : null;
+  env.configure({
+    specFilter: function (spec) {
+      const entry = specs.get(spec.id);
+      if (entry && !includes(entry.suite, entry.name)) return false;
+      return typeof previous === 'function' ? previous(spec) : true;
+    },
+  });
+}
+
+function jasmineIncluded(env, specs) {
+  const filter = typeof env.configuration === 'function' ? env.configuration().specFilter : null;
+  const tests = [];
+  specs.forEach(function (entry) {
+    if (typeof filter !== 'function' || filter(entry.metadata)) tests.push({ suite: entry.suite, name: entry.name });
+  });
+  return tests;
+}
+
+function jasmineReporter(jasmine, env, context, specs, excluded) {
+  const session = context.session;
+  const suites = [];  // descriptions of the suites running now, for specs defined after execute()
+  let test = null;
+
+  function pathOf(result) {
+    const entry = specs.get(result.id);
+    return entry ? entry.suite : suites.slice();
+  }
+
+  return {
+    jasmineStarted: function () {
+      return context.reporter.ready.then(function () {
+        return session.runStart('jasmine', jasmine.version, jasmineIncluded(env, specs).length);
+      });
+    },
+    suiteStarted: guarded(function (result) {
+      suites.push(String(result.description));
+    }),
+    suiteDone: guarded(function (result) {
+      const where = suites.join(SEPARATOR);
+      suites.pop();
+      (result.failedExpectations || []).forEach(function (expectation) {
+        const details = jasmineFailure(expectation);
+        details.message = 'in "' + where + '": ' + details.message;
+        session.runFailure('jasmine', details);
+      });
+    }),
+    specStarted: guarded(function (result) {
+      test = excluded.has(result.id) ? null : session.testStart('jasmine', pathOf(result), result.description);
+    }),
+    specDone: guarded(function (result) {
+      const ended = test;
+      test = null;
+      if (result.status === 'excluded' || excluded.has(result.id)) return undefined;
+      const status = result.status === 'pending' ? 'skipped' : result.status === 'failed' ? 'failed' : 'passed';
+      const failures = (result.failedExpectations || []).map(jasmineFailure);
+      return session.testEnd('jasmine', ended || { suite: pathOf(result), name: String(result.description) }, status, result.duration, failures);
+    }),
+    jasmineDone: guarded(function (result) {
+      (result.failedExpectations || []).forEach(function (expectation) {
+        session.runFailure('jasmine', jasmineFailure(expectation));
+      });
+      const incomplete = result.overallStatus === 'incomplete' && result.incompleteReason !== 'No specs found';
+      return session.runEnd('jasmine', incomplete);
+    }),
+  };
+}
+
+// A failed matcher has a matcherName; a thrown error, a timeout, fail() and a global error do not.
+function jasmineFailure(expectation) {
+  const assertion = typeof expectation.matcherName === 'string' && expectation.matcherName !== '';
+  return failure(assertion ? 'assertion' : 'error', String(expectation.message), expectation.stack,
+    assertion ? formatValue(expectation.actual) : null, assertion ? formatValue(expectation.expected) : null);
+}
+// `hybrid.assert`: each assertion throws an AssertionError when it does not hold; the adapter
+// reports it as a failure of kind "assertion" with `actual` and `expected` formatted.
+
+class AssertionError extends Error {
+  // details: {actual, expected, operator}; `actual`/`expected` only when the assertion has them.
+  constructor(message, details) {
+    super(message);
+    this.name = 'AssertionError';
+    const given = details || {};
+    if (hasOwn.call(given, 'actual')) this.actual = given.actual;
+    if (hasOwn.call(given, 'expected')) this.expected = given.expected;
+    this.operator = given.operator || null;
+  }
+}
+
+function createAssert() {
+  function ok(value, message) {
+    if (!value) throw new AssertionError(message || 'expected ' + formatValue(value) + ' to be truthy', { actual: value, expected: true, operator: 'ok' });
+  }
+
+  function equal(actual, expected, message) {
+    if (actual !== expected) {
+      throw new AssertionError(message || 'expected ' + formatValue(actual) + ' to equal ' + formatValue(expected), { actual: actual, expected: expected, operator: '===' });
+    }
+  }
+
+  function notEqual(actual, expected, message) {
+    if (actual === expected) {
+      throw new AssertionError(message || 'expected ' + formatValue(actual) + ' not to equal ' + formatValue(expected), { actual: actual, expected: expected, operator: '!==' });
+    }
+  }
+
+  function deepEqual(actual, expected, message) {
+    if (!isDeepEqual(actual, expected, [])) {
+      throw new AssertionError(message || 'expected values to be deeply equal', { actual: actual, expected: expected, operator: 'deepEqual' });
+    }
+  }
+
+  function notDeepEqual(actual, expected, message) {
+    if (isDeepEqual(actual, expected, [])) {
+      throw new AssertionError(message || 'expected values not to be deeply equal', { actual: actual, expected: expected, operator: 'notDeepEqual' });
+    }
+  }
+
+  // throws(fn, [matcher], [message]); a string second argument is the message.
+  function throws(fn, matcher, message) {
+    if (typeof matcher === 'string' && message === undefined) return throws(fn, undefined, matcher);
+    if (typeof fn !== 'function') throw new TypeError('assert.throws(fn) needs a function');
+    let thrown;
+    try {
+      fn();
+    } catch (error) {
+      thrown = { value: error };
+    }
+    if (thrown === undefined) throw new AssertionError(message || 'expected the function to throw', { operator: 'throws' });
+    checkThrown(thrown.value, matcher, message, 'throws');
+  }
+
+  // rejects(promise or fn returning one, [matcher], [message]): a Promise to await.
+  function rejects(subject, matcher, message) {
+    if (typeof matcher === 'string' && message === undefined) return rejects(subject, undefined, matcher);
+    return Promise.resolve().then(function () {
+      return typeof subject === 'function' ? subject() : subject;
+    }).then(function (value) {
+      throw new AssertionError(message || 'expected the promise to reject, it resolved with ' + formatValue(value), { actual: value, operator: 'rejects' });
+    }, function (reason) {
+      checkThrown(reason, matcher, message, 'rejects');
+    });
+  }
+
+  function fail(message) {
+    throw new AssertionError(message || 'failed', { operator: 'fail' });
+  }
+
+  return Object.freeze({
+    ok: ok, equal: equal, notEqual: notEqual, deepEqual: deepEqual, notDeepEqual: notDeepEqual,
+    throws: throws, rejects: rejects, fail: fail, AssertionError: AssertionError,
+  });
+}
+
+// matcher: a RegExp (tested against the error's message and its string form), an Error class
+// (instanceof), or a predicate returning true for a match.
+function checkThrown(thrown, matcher, message, operator) {
+  if (matcher === undefined || matcher === null) return;
+  let matches;
+  if (matcher instanceof RegExp) {
+    const text = read(thrown, 'message');
+    matches = matcher.test(plainText(thrown)) || (typeof text === 'string' && matcher.test(text));
+  } else if (typeof matcher === 'function' && (matcher === Error || matcher.prototype instanceof Error)) {
+    matches = thrown instanceof matcher;
+  } else if (typeof matcher === 'function') {
+    matches = matcher(thrown) === true;
+  } else {
+    throw new TypeError('assert.' + operator + ' matcher must be a RegExp, an Error class or a function');
+  }
+  if (!matches) {
+    throw new AssertionError(message || 'the ' + (operator === 'throws' ? 'thrown error' : 'rejection') + ' did not match',
+      { actual: thrown, expected: matcher, operator: operator });
+  }
+}
+
+// Structural equality: same prototype and own enumerable keys, equal values all the way down;
+// NaN equals NaN, +0 equals -0; Dates, RegExps, Maps, Sets and boxed primitives by content;
+// cycles compare equal where both sides cycle the same way.
+function isDeepEqual(a, b, seen) {
+  if (a === b || (a !== a && b !== b)) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const tag = objectToString.call(a);
+  if (tag !== objectToString.call(b)) return false;
+  for (const pair of seen) if (pair[0] === a && pair[1] === b) return true;
+  seen.push([a, b]);
+  try {
+    return sameContent(a, b, tag, seen);
+  } finally {
+    seen.pop();
+  }
+}
+
+function sameContent(a, b, tag, seen) {
+  switch (tag) {
+    case '[object Date]': return isDeepEqual(a.getTime(), b.getTime(), seen);
+    case '[object RegExp]': return String(a) === String(b);
+    case '[object Number]':
+    case '[object String]':
+    case '[object Boolean]': if (!isDeepEqual(a.valueOf(), b.valueOf(), seen)) return false; break;
+    case '[object Map]': if (!sameMap(a, b, seen)) return false; break;
+    case '[object Set]': if (!sameSet(a, b, seen)) return false; break;
+    case '[object Error]': if (a.name !== b.name || a.message !== b.message) return false; break;
+    default: break;
+  }
+  if (Array.isArray(a) && a.length !== b.length) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!hasOwn.call(b, key) || !isDeepEqual(a[key], b[key], seen)) return false;
+  }
+  return true;
+}
+
+function sameMap(a, b, seen) {
+  if (a.size !== b.size) return false;
+  for (const entry of a) {
+    if (!b.has(entry[0]) || !isDeepEqual(entry[1], b.get(entry[0]), seen)) return false;
+  }
+  return true;
+}
+
+function sameSet(a, b, seen) {
+  if (a.size !== b.size) return false;
+  const others = Array.from(b);
+  for (const value of a) {
+    if (b.has(value)) continue;
+    if (!others.some(function (other) { return isDeepEqual(value, other, seen); })) return false;
+  }
+  return true;
+}
+// `hybrid.test`: HybridShell's own small test API (typed in hybrid.d.ts).
+//
+// Tests run one at a time in registration order, starting in a microtask after the first
+// registration once the bridge is ready. The run ends when `hybrid.test.done()` was called and
+// every registered test has finished; without done(), once the window `load` event has fired and
+// no test is left. Each testEnd waits for native's reply before the next test starts, so a
+// screenshot native takes of a failure shows the page as the test left it.
+
+const DEFAULT_TEST_TIMEOUT = 5000;
+
+function createHybridTests(context) {
+  const session = context.session;
+  const settings = context.options;
+  const includes = context.includes;
+  const registered = [];
+  const queue = [];
+  const modules = [];
+  let doneCalled = false;
+  let loaded = false;
+  let pumping = false;
+  let started = false;
+  let finished = false;
+  let running = null;  // {failures} of the test whose function runs now
+
+  function add(mode, name, fn, testOptions) {
+    if (typeof name !== 'string') throw new TypeError('hybrid.test needs a name (a string)');
+    if (mode === 'run' && typeof fn !== 'function') throw new TypeError('hybrid.test("' + name + '", fn) needs a function');
+    if (finished) {
+      console.warn('hybrid.test: "' + name + '" was registered after the run ended; register every test before ' +
+        'hybrid.test.done() (or before the load event when done() is not called)');
+      return;
+    }
+    const suite = modules.slice();
+    if (!includes(suite, name)) return;
+    const timeout = testOptions !== null && typeof testOptions === 'object' ? testOptions.timeout : undefined;
+    const entry = { suite: suite, name: name, fn: typeof fn === 'function' ? fn : null, mode: mode, timeout: timeout };
+    registered.push(entry);
+    queue.push(entry);
+    schedule();
+  }
+
+  function test(name, fn, testOptions) {
+    add('run', name, fn, testOptions);
+  }
+  test.skip = function skip(name, fn) { add('skip', name, fn); };
+  test.todo = function todo(name, fn) { add('todo', name, fn); };
+  test.module = function module(name, fn) {
+    if (typeof fn !== 'function') throw new TypeError('hybrid.test.module(name, fn) needs a function');
+    modules.push(String(name));
+    try {
+      fn();
+    } finally {
+      modules.pop();
+    }
+  };
+  test.done = function done() {
+    doneCalled = true;
+    schedule();
+  };
+
+  function schedule() {
+    if (pumping || finished) return;
+    pumping = true;
+    queueMicrotask(function () {
+      context.reporter.ready.then(pump).catch(function (error) { setTimeout(function () { throw error; }, 0); });
+    });
+  }
+
+  async function pump() {
+    if (settings.list) return listTests();
+    if (!started) {
+      started = true;
+      await session.runStart('hybrid', bridge.version, doneCalled ? registered.length : null);
+    }
+    while (queue.length > 0) await run(queue.shift());
+    pumping = false;
+    if (doneCalled || loaded) {
+      finished = true;
+      await session.runEnd('hybrid', false);
+    }
+  }
+
+  function listTests() {
+    pumping = false;
+    if (!doneCalled && !loaded) return;
+    finished = true;
+    session.list('hybrid', registered);
+  }
+
+  async function run(entry) {
+    if (entry.mode === 'skip' || (entry.mode === 'todo' && entry.fn === null)) {
+      await session.testEnd('hybrid', { suite: entry.suite, name: entry.name }, entry.mode === 'skip' ? 'skipped' : 'todo', 0, []);
+      return;
+    }
+    const handle = session.testStart('hybrid', entry.suite, entry.name);
+    const failures = [];
+    running = { failures: failures };
+    const begun = now();
+    try {
+      const value = entry.fn();
+      if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function') {
+        await settleWithin(value, timeoutFor(entry));
+      }
+    } catch (thrown) {
+      failures.push(thrown && thrown.hybridTimeout === true ? failure('error', thrown.message, null) : failureFrom(thrown));
+    }
+    running = null;
+    const status = entry.mode === 'todo' ? 'todo' : failures.length > 0 ? 'failed' : 'passed';
+    await session.testEnd('hybrid', handle || { suite: entry.suite, name: entry.name }, status, now() - begun, failures);
+  }
+
+  function timeoutFor(entry) {
+    if (typeof entry.timeout === 'number' && entry.timeout >= 0) return entry.timeout;
+    return settings.testTimeout !== null ? settings.testTimeout : DEFAULT_TEST_TIMEOUT;
+  }
+
+  function settleWithin(promise, ms) {
+    return new Promise(function (resolve, reject) {
+      const timer = ms > 0 && ms < Infinity ? setTimeout(function () {
+        reject({ hybridTimeout: true, message: 'test timed out after ' + ms + ' ms (it returned a Promise that did not settle)' });
+      }, ms) : null;
+      Promise.resolve(promise).then(function (value) {
+        clearTimeout(timer);
+        resolve(value);
+      }, function (reason) {
+        clearTimeout(timer);
+        reject(reason);
+      });
+    });
+  }
+
+  // Errors nobody caught while a test runs (a throw in its timer, a rejection it did not await)
+  // fail that test, as in QUnit and Mocha; between tests they fail the run.
+  function onUncaught(thrown) {
+    if (running !== null) running.failures.push(failureFrom(thrown, 'error'));
+    else session.runFailure('hybrid', failureFrom(thrown, 'error'));
+  }
+
+  window.addEventListener('error', guarded(function (event) {
+    if (!session.reporting('hybrid') || !isScriptError(event)) return;
+    onUncaught(event.error !== undefined && event.error !== null ? event.error : event.message);
+  }));
+  window.addEventListener('unhandledrejection', guarded(function (event) {
+    if (session.reporting('hybrid')) onUncaught(event.reason);
+  }));
+  window.addEventListener('load', guarded(function () {
+    loaded = true;
+    if (registered.length > 0 || doneCalled) schedule();
+  }));
+
+  return {
+    test: test,
+    get used() { return registered.length > 0 || doneCalled; },
+  };
+}
+
+// An uncaught exception, not a resource that failed to load.
+function isScriptError(event) {
+  return event !== null && typeof event === 'object' && (typeof event.message === 'string' || (event.error !== undefined && event.error !== null));
+}
+// Start-up: hooks for the frameworks the options allow, the `hybrid.test` API, the `loaded`
+// event and the end of the document.
+
+function install() {
+  const settings = readOptions(options);
+  const reporter = createReporter(bridge, settings.handler);
+  const session = createSession(settings, reporter);
+  const context = { options: settings, reporter: reporter, session: session, includes: createFilter(settings), scripts: [] };
+  const wanted = function (framework) { return settings.framework === 'auto' || settings.framework === framework; };
+
+  if (settings.grep !== null && settings.grep.invalid !== undefined) {
+    session.frameworkError(null, new SyntaxError('the grep pattern is not a valid JavaScript RegExp: ' + settings.grep.invalid));
+  }
+  hookGlobal(context, 'qunit', 'QUnit', hookQUnit, wanted);
+  hookGlobal(context, 'mocha', 'mocha', hookMocha, wanted);
+  hookGlobal(context, 'jasmine', 'jasmine', hookJasmine, wanted);
+  watchFrameworkErrors(context);
+  // Registered before the hybrid tests' own load listener: `loaded` comes before their runEnd.
+  window.addEventListener('load', guarded(function () { session.loaded(presentFrameworks(tests)); }));
+  const tests = wanted('hybrid') ? createHybridTests(context) : null;
+  if (tests !== null) installTestApi(tests.test, createAssert());
+  bridge.on('unload', guarded(function () { session.interrupt(); }));
+}
+
+function hookGlobal(context, framework, name, hook, wanted) {
+  if (!wanted(framework)) return;
+  whenGlobal(name, guarded(function (value, script) {
+    if (script !== null && typeof script.src === 'string' && script.src !== '') context.scripts.push(script.src);
+    hook(value, context);
+  }));
+}
+
+function presentFrameworks(tests) {
+  const present = [];
+  if (isQUnit(window.QUnit)) present.push('qunit');
+  if (isMocha(window.mocha)) present.push('mocha');
+  if (isJasmine(window.jasmine)) present.push('jasmine');
+  if (tests !== null && tests.used) present.push('hybrid');
+  return present;
+}
+
+// An uncaught error thrown by a framework's own script before any run started (a broken or
+// misconfigured framework) is reported as `error`; errors in the page's code are not.
+const FRAMEWORK_FILE = /\/(qunit|mocha|jasmine|jasmine-html|boot0|boot1)([-.][\w.-]*)?\.js(?=[?#:]|$)/i;
+
+function watchFrameworkErrors(context) {
+  window.addEventListener('error', guarded(function (event) {
+    if (context.session.phase !== 'idle' || !isScriptError(event)) return;
+    const stack = read(event.error, 'stack');
+    const firstFrame = typeof stack === 'string' ? stack.split('\n')[0] : '';
+    const fromFramework = [event.filename, firstFrame].some(function (where) {
+      if (typeof where !== 'string' || where === '') return false;
+      return FRAMEWORK_FILE.test(where) || context.scripts.some(function (src) { return where.indexOf(src) >= 0; });
+    });
+    if (fromFramework) context.session.frameworkError(null, event.error !== undefined && event.error !== null ? event.error : event.message);
+  }));
+}
+
+// `hybrid` is frozen; the test API comes with a copy that has `test` and `assert` too (and the
+// internal flush hook), put in its place before any page script runs.
+function installTestApi(test, assert) {
+  const api = {};
+  Object.keys(bridge).forEach(function (key) { api[key] = bridge[key]; });
+  api.test = test;
+  api.assert = assert;
+  const flush = bridge[Symbol.for('hybridshell.flush')];
+  if (typeof flush === 'function') Object.defineProperty(api, Symbol.for('hybridshell.flush'), { value: flush });
+  try {
+    Object.defineProperty(window, 'hybrid', { value: Object.freeze(api), enumerable: true, configurable: true });
+  } catch (error) {
+    console.warn('hybridshell test: could not add hybrid.test: ' + error.message);
+  }
+}
+install();
+}
+
+"""##
+    static let testingSources = ["begin.js", "options.js", "format.js", "reporter.js", "session.js", "globals.js", "qunit.js", "mocha.js", "jasmine.js", "hybrid-assert.js", "hybrid-test.js", "install.js", "end.js"]
 }

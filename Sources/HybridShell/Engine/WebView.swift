@@ -67,6 +67,12 @@ public final class WebView {
     /// Kills the page's web process (`webkit_web_view_terminate_web_process`).
     public func terminateWebProcess() { native.terminateWebProcess() }
 
+    /// Writes a PNG of the visible part of the page (`webkit_web_view_get_snapshot`). Never
+    /// completes while the web process is stuck in a script; give it a deadline.
+    public func snapshot(toPNG path: String) async throws(ShellError) {
+        try await native.snapshotPNG(to: path)
+    }
+
     /// The current URL (`webkit_web_view_get_uri`); during a load, the requested one.
     public var url: String? { native.uri }
     public var title: String? { native.title }

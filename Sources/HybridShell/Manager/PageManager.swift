@@ -83,7 +83,7 @@ public final class PageManager {
         let (url, headers) = try route.request()
 
         let injection = settings.injection ?? .documentStart
-        let warm: ViewPool.Entry? = injection == .documentStart ? pool.take() : nil
+        let warm: ViewPool.Entry? = injection == .documentStart ? pool.takeWarmView() : nil
         let entry: ViewPool.Entry
         if let warm { entry = warm } else { entry = try makeView(injection: injection) }
         try configure(entry, settings: settings, url: url)

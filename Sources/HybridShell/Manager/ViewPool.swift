@@ -32,7 +32,7 @@ final class ViewPool {
     }
 
     /// A warm view when one is ready, else nil (the caller makes a cold one).
-    func take() -> Entry? {
+    func takeWarmView() -> Entry? {
         ready.isEmpty ? nil : ready.removeFirst()
     }
 

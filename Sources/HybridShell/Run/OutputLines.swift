@@ -13,8 +13,12 @@ public struct OutputLines: Sendable {
     }
 
     public func write(_ line: String) {
-        var data = Array(line.utf8)
-        data.append(0x0A)
+        writeRaw(line + "\n")
+    }
+
+    /// Writes text as it is (a progress line redrawn with `\r`).
+    public func writeRaw(_ text: String) {
+        let data = Array(text.utf8)
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

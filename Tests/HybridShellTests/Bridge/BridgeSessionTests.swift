@@ -124,10 +124,10 @@ struct BridgeSessionTests {
             return nil
         }
         let afterReload = Task { @EngineActor in try await fixture.bridge.callRaw("page.never") }
-        _ = try await received.value(timeout: .seconds(5), "the call in the page")
+        _ = try await received.value(timeout: .seconds(30), "the call in the page")
         let terminated = PageEventExpectation(fixture.view) { if case .webProcessTerminated = $0 { return true } else { return nil } }
         fixture.view.terminateWebProcess()
-        _ = try await terminated.value(timeout: .seconds(5))
+        _ = try await terminated.value(timeout: .seconds(30))
         do { _ = try await afterReload.value; Issue.record("expected BRIDGE_RESET") } catch let error as BridgeError {
             #expect(error.code == .bridgeReset)
             #expect(error.message.contains("web process"))
@@ -152,7 +152,7 @@ struct BridgeSessionTests {
         let pageSide = try await fixture.view.callAsyncJavaScript(
             "return await hybrid.call('slowNative', null, {timeout: 100}).then(() => 'ok', e => e.code)")
         #expect(pageSide == "TIMEOUT")
-        #expect(try await cancelled.value(timeout: .seconds(5), "the cancelled native handler"))
+        #expect(try await cancelled.value(timeout: .seconds(30), "the cancelled native handler"))
         do {
             _ = try await fixture.bridge.callRaw("page.slow", timeout: .milliseconds(100))
             Issue.record("expected TIMEOUT")

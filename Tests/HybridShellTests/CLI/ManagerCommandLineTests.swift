@@ -46,7 +46,7 @@ struct ManagerCommandLineTests {
     }
 
     @Test func crashBeyondTheReloadLimitExitsWithCode2() async throws {
-        let run = try await CommandLineRun.run(["--url", "pages/fixtures/engine/frames.html", "--max-reloads", "0", "--print-events"]) { command in
+        let run = try await CommandLineRun.run(["--url", "pages/fixtures/engine/frames.html", "--max-reloads", "0", "--print-events", "--pool", "0"]) { command in
             _ = await command.waitForLine(containing: #""loadFinished""#)
             if let web = command.webProcess { kill(web, SIGKILL) }
         }
@@ -55,7 +55,7 @@ struct ManagerCommandLineTests {
     }
 
     @Test func crashWithinTheLimitRecovers() async throws {
-        let run = try await CommandLineRun.run(["--url", "pages/fixtures/manager/lifecycle.html", "--print-events"]) { command in
+        let run = try await CommandLineRun.run(["--url", "pages/fixtures/manager/lifecycle.html", "--print-events", "--pool", "0"]) { command in
             _ = await command.waitForLine(containing: #""name":"show""#)
             if let web = command.webProcess { kill(web, SIGKILL) }
             _ = await command.waitForLine(containing: #""name":"show""#)  // shown again after the reload

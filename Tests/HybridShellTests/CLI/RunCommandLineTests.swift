@@ -72,7 +72,7 @@ struct RunCommandLineTests {
         // Killed once the page is up: a web process killed during its launch handshake makes WebKit
         // abort the whole UI process ("readPIDFromPeer: Unexpected short read"), which no host can catch.
         let run = try await CommandLineRun.run(["--url", "pages/fixtures/engine/frames.html", "--exit-after", "30", "--print-events",
-                                                "--max-reloads", "0"]) { command in
+                                                "--max-reloads", "0", "--pool", "0"]) { command in
             _ = await command.waitForLine(containing: "\"loadFinished\"")
             if let web = command.webProcess { kill(web, SIGKILL) }
         }

@@ -12,7 +12,7 @@ struct LoadEventTests {
         let titled = PageEventExpectation(view) { $0 == .titleChanged("frames fixture") ? true : nil }
         let url = Fixtures.pageURL("engine/frames.html")
         #expect(try await load(view, url) == true)
-        _ = try await titled.value(timeout: .seconds(5), "the title")
+        _ = try await titled.value(timeout: .seconds(30), "the title")
 
         let loads = recorder.events.compactMap { event -> String? in
             switch event {

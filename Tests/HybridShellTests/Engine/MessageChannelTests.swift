@@ -21,7 +21,7 @@ struct MessageChannelTests {
             document.title = 'sent';
             </script>
             """)
-        _ = try await third.value(timeout: .seconds(5))
+        _ = try await third.value(timeout: .seconds(30))
         _ = try await view.evaluateJavaScript("1")  // a round trip after the posts
         #expect(received == [
             ScriptMessage(body: "one", isString: true),
@@ -48,7 +48,7 @@ struct MessageChannelTests {
         let pending = Task { @EngineActor in
             try await view.callAsyncJavaScript("return await webkit.messageHandlers.ask.postMessage('later')")
         }
-        try await held.value(timeout: .seconds(5)).succeed("answered later")
+        try await held.value(timeout: .seconds(30)).succeed("answered later")
         #expect(try await pending.value == "answered later")
 
         let failed = try await view.callAsyncJavaScript(

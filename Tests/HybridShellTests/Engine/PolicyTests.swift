@@ -19,7 +19,7 @@ struct PolicyTests {
         let page = Fixtures.pageURL("engine/links.html")
         #expect(try await load(view, page))
         _ = try await view.evaluateJavaScript("document.getElementById('blocked').click()")
-        let url = try await cancelled.value(timeout: .seconds(5))
+        let url = try await cancelled.value(timeout: .seconds(30))
         #expect(url.hasSuffix("frames-child.html?blocked"))
         #expect(view.url == page)
         #expect(seen.last?.kind == .linkClicked)
@@ -40,7 +40,7 @@ struct PolicyTests {
             return nil
         }
         view.load("https://__intercepted__/ping")
-        _ = try await cancelled.value(timeout: .seconds(5))
+        _ = try await cancelled.value(timeout: .seconds(30))
         #expect(intercepted == ["https://__intercepted__/ping"])
     }
 
@@ -57,8 +57,8 @@ struct PolicyTests {
             return nil
         }
         _ = try await view.evaluateJavaScript("document.getElementById('blank').click()")
-        #expect(try await requested.value(timeout: .seconds(5)) == "sameView")
-        _ = try await loaded.value(timeout: .seconds(5))
+        #expect(try await requested.value(timeout: .seconds(30)) == "sameView")
+        _ = try await loaded.value(timeout: .seconds(30))
     }
 
     @Test func deniedWindowOpenReturnsNull() async throws {
@@ -74,7 +74,7 @@ struct PolicyTests {
         #expect(try await load(view, Fixtures.pageURL("engine/links.html")))
         let closed = PageEventExpectation(view) { event -> Bool? in event == .closeRequested ? true : nil }
         _ = try await view.evaluateJavaScript("window.close()")
-        #expect(try await closed.value(timeout: .seconds(5)))
+        #expect(try await closed.value(timeout: .seconds(30)))
     }
 
     @Test func dialogsNeverBlockAndAreReported() async throws {
@@ -110,7 +110,7 @@ struct PolicyTests {
         }
         try await loadHTML(view, "<p>x</p>")
         let answer = Task { @EngineActor in try await view.evaluateJavaScript("prompt('ask native', 'x')") }
-        try await responder.value(timeout: .seconds(5), "the prompt").answer(.prompt("from swift"))
+        try await responder.value(timeout: .seconds(30), "the prompt").answer(.prompt("from swift"))
         #expect(try await answer.value == "from swift")
     }
 }

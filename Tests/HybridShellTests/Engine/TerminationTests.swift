@@ -16,7 +16,7 @@ struct TerminationExclusiveTests {
             return nil
         }
         view.terminateWebProcess()
-        #expect(try await terminated.value(timeout: .seconds(5)) == .terminatedByAPI)
+        #expect(try await terminated.value(timeout: .seconds(30)) == .terminatedByAPI)
     }
 
     @Test func killedWebProcessIsACrashAndReloadBringsThePageBack() async throws {
@@ -29,7 +29,7 @@ struct TerminationExclusiveTests {
             return nil
         }
         kill(pid, SIGKILL)
-        #expect(try await terminated.value(timeout: .seconds(5)) == .crashed)
+        #expect(try await terminated.value(timeout: .seconds(30)) == .crashed)
 
         let reloaded = PageEventExpectation.loadFinished(view)
         view.reload()

@@ -30,7 +30,7 @@ struct CrashRecoveryExclusiveTests {
         let pid = try #require(WebProcesses.newestWebProcess())
         let killed = ContinuousClock.now
         kill(pid, SIGKILL)
-        _ = try await unloaded.value(timeout: .seconds(5), "unload after the crash")
+        _ = try await unloaded.value(timeout: .seconds(30), "unload after the crash")
         do { _ = try await pending.value; Issue.record("expected BRIDGE_RESET") } catch let error as BridgeError {
             #expect(error.code == .bridgeReset)
         }

@@ -34,7 +34,7 @@ final class LifecycleRecorder {
 
     private func count(_ event: PageLifecycleEvent) -> Int { events.filter { $0 == event }.count }
 
-    func wait(_ event: PageLifecycleEvent, occurrence: Int = 1, timeout: Duration = .seconds(15)) async throws {
+    func wait(_ event: PageLifecycleEvent, occurrence: Int = 1, timeout: Duration = .seconds(30)) async throws {
         if count(event) >= occurrence { return }
         let handoff = Handoff<Bool>()
         waiters.append((event, occurrence, handoff))
@@ -204,7 +204,7 @@ struct PageManagerTests {
         #expect(global.calls.contains("global.didFinish"))
         let cancelled = PageEventExpectation(page.view) { if case .navigationCancelled(let url) = $0 { return url } else { return nil } }
         _ = try await page.view.evaluateJavaScript("location.href = location.href + '&blocked-by-global'; 0")
-        #expect(try await cancelled.value(timeout: .seconds(5)).hasSuffix("blocked-by-global"))
+        #expect(try await cancelled.value(timeout: .seconds(30)).hasSuffix("blocked-by-global"))
         #expect(own.calls.last == "page.shouldStart")
         await manager.closeAll()
     }

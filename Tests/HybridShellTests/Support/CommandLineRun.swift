@@ -28,6 +28,8 @@ struct CommandLineRun: Sendable {
             return nil
         }
 
+        /// The command's one web process. Runs that kill it pass `--pool 0`: a warm pool view has a
+        /// web process of its own, and killing one mid-launch aborts the UI process (see RunCommandLineTests).
         var webProcess: pid_t? {
             ProcessTree.children(of: pid).first { ProcessTree.command($0).hasPrefix("WebKitWebProces") }
         }
@@ -186,7 +188,7 @@ enum ProcessTree {
 
     /// Waits until none of `pids` is alive and returns the survivors after `deadline`. Polls /proc:
     /// there is no event for the exit of a process that is not our child.
-    static func waitUntilGone(_ pids: [pid_t], within deadline: Duration = .seconds(5)) async -> [pid_t] {
+    static func waitUntilGone(_ pids: [pid_t], within deadline: Duration = .seconds(15)) async -> [pid_t] {
         let end = ContinuousClock.now + deadline
         while ContinuousClock.now < end {
             if !pids.contains(where: isAlive) { return [] }

@@ -15,14 +15,14 @@ enum Fixtures {
 
 /// Loads a page and waits for its load to finish.
 @EngineActor
-func load(_ view: WebView, _ url: String, timeout: Duration = .seconds(15)) async throws -> Bool {
+func load(_ view: WebView, _ url: String, timeout: Duration = .seconds(30)) async throws -> Bool {
     let finished = PageEventExpectation.loadFinished(view)
     view.load(url)
     return try await finished.value(timeout: timeout, "load of \(url)")
 }
 
 @EngineActor
-func loadHTML(_ view: WebView, _ html: String, baseURL: String? = "http://localhost/", timeout: Duration = .seconds(15)) async throws {
+func loadHTML(_ view: WebView, _ html: String, baseURL: String? = "http://localhost/", timeout: Duration = .seconds(30)) async throws {
     let finished = PageEventExpectation.loadFinished(view)
     view.load(html: html, baseURL: baseURL)
     _ = try await finished.value(timeout: timeout, "load of an HTML string")

@@ -126,6 +126,8 @@ function createBridge() {
     events: events,
     lifecycle: lifecycle,
     call: function (name, data, options, dialect) { return calls.call(name, data, options || {}, dialect); },
+    // Sends what is queued now instead of in a microtask (a no-op before ready and after failure).
+    flush: function () { outbox.flushNow(); },
     get secret() { return secret; },
     // The error object every call now fails with, or null while the bridge can still work.
     get failure() { return failure; },

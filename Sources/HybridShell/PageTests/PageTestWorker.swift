@@ -1,0 +1,250 @@
+import Foundation
+
+/// One worker of a test run: a web view that runs test pages one after another (each page a fresh
+/// document in the same view, so a warm page costs a navigation, not a process start). It feeds a
+/// ``PageTestMonitor`` with everything the view, the bridge and the page's adapter report, arms
+/// the monitor's next deadline, and gives the view up when its web process crashed or hung.
+@EngineActor
+final class PageTestWorker {
+    struct Settings {
+        var limits: PageTestLimits
+        var screenshots: ScreenshotMode
+        var screenshotDirectory: String
+        var additionalOrigins: [OriginPattern]
+    }
+
+    private final class Run {
+        let page: TestPage
+        let attempt: Int
+        let started = ContinuousClock.now
+        var monitor: PageTestMonitor
+        var committed = false
+        var continuation: CheckedContinuation<Void, Never>?
+        var pageScreenshot: String?
+
+        init(page: TestPage, attempt: Int, monitor: PageTestMonitor) {
+            self.page = page
+            self.attempt = attempt
+            self.monitor = monitor
+        }
+    }
+
+    let index: Int
+    private let settings: Settings
+    private let takeView: () throws(ShellError) -> ViewPool.Entry
+    private var entry: ViewPool.Entry?
+    private var tokens: [ObservationToken] = []
+    private var current: Run?
+    private var timer: LoopTimer?
+
+    init(index: Int, settings: Settings, takeView: @escaping () throws(ShellError) -> ViewPool.Entry) {
+        self.index = index
+        self.settings = settings
+        self.takeView = takeView
+    }
+
+    /// The session the worker's page talks through, to route the adapter's calls.
+    var sessionID: String? { entry?.bridge.currentSession?.id }
+
+    // MARK: Running a page
+
+    func run(_ page: TestPage, attempt: Int) async -> PageTestResult {
+        let entry: ViewPool.Entry
+        do {
+            entry = try currentEntry()
+        } catch {
+            return PageTestResult(page: page.name, url: page.url, outcome: .crashed("no web view for the page: \(error)"), worker: index)
+        }
+        entry.bridge.originPolicy = .opening(page.url, additional: settings.additionalOrigins)
+        let run = Run(page: page, attempt: attempt,
+                      monitor: PageTestMonitor(limits: settings.limits, screenshots: settings.screenshots, now: .now))
+        current = run
+        entry.view.load(page.url)
+        arm(run)
+        if !run.monitor.isFinished {
+            await withCheckedContinuation { run.continuation = $0 }
+        }
+        timer?.cancel()
+        current = nil
+        await settle(run, in: entry)
+        return result(of: run)
+    }
+
+    /// Ends the running page, if any, as `cancelled`.
+    func cancel(reason: String) {
+        guard let run = current else { return }
+        apply(run.monitor.cancel(reason), to: run)
+    }
+
+    /// Destroys the view.
+    func close() {
+        tokens.removeAll()
+        entry?.view.close()
+        entry = nil
+    }
+
+    private func currentEntry() throws(ShellError) -> ViewPool.Entry {
+        if let entry, !entry.view.isClosed { return entry }
+        let fresh = try takeView()
+        entry = fresh
+        tokens = [
+            fresh.view.observe { [weak self] event in self?.pageEvent(event) },
+            fresh.bridge.observe { [weak self] event in self?.bridgeEvent(event) },
+        ]
+        return fresh
+    }
+
+    /// After a page: a hung page gets its picture taken if it can, then its web process is killed
+    /// and the view replaced; a crashed view is replaced too. A finished page's view runs the next.
+    private func settle(_ run: Run, in entry: ViewPool.Entry) async {
+        switch run.monitor.outcome {
+        case .timedOut?, .cancelled?:
+            if case .timedOut? = run.monitor.outcome, settings.screenshots != .off {
+                let path = screenshotPath(for: run, name: "page")
+                if await snapshot(entry.view, to: path, within: .seconds(2)) { run.pageScreenshot = path }
+            }
+            replaceView(entry)
+        case .crashed?:
+            replaceView(entry)
+        default:
+            break
+        }
+    }
+
+    private func replaceView(_ dead: ViewPool.Entry) {
+        tokens.removeAll()
+        dead.view.terminateWebProcess()
+        dead.view.close()
+        if entry?.view === dead.view { entry = nil }
+    }
+
+    private func result(of run: Run) -> PageTestResult {
+        let monitor = run.monitor
+        var tests = monitor.tests
+        if !monitor.listed.isEmpty {
+            tests = monitor.listed.map { TestCaseResult(name: $0.name, suite: $0.suite, status: .skipped) }
+        }
+        var console = monitor.console
+        for note in monitor.notes {
+            console.append(ConsoleMessage(level: .warn, source: .consoleAPI, text: "hybrid-run: \(note)", url: "", line: 0, column: 0))
+        }
+        return PageTestResult(page: run.page.name, url: run.page.url, framework: monitor.framework, outcome: monitor.outcome ?? .cancelled("not finished"),
+                              tests: tests, console: console, duration: (ContinuousClock.now - run.started).milliseconds,
+                              attempts: run.attempt, screenshot: run.pageScreenshot, worker: index)
+    }
+
+    // MARK: Inputs
+
+    private func pageEvent(_ event: PageEvent) {
+        guard let run = current else { return }
+        let now = ContinuousClock.now
+        switch event {
+        case .loadCommitted(let url):
+            run.committed = true
+            apply(run.monitor.handle(.committed(url: url), at: now), to: run)
+        case .loadFinished(_, true) where run.committed:
+            apply(run.monitor.handle(.loadFinished, at: now), to: run)
+        case .loadFailed(let error) where error.kind != .cancelled:
+            apply(run.monitor.handle(.loadFailed("failed to load \(error.url): \(error.message)"), at: now), to: run)
+        case .webProcessTerminated(let reason) where reason != .terminatedByAPI:
+            let what = reason == .exceededMemoryLimit ? "the web process exceeded its memory limit" : "the web process crashed"
+            apply(run.monitor.handle(.crashed(what), at: now), to: run)
+        case .console(let message) where run.committed:
+            apply(run.monitor.handle(.console(message), at: now), to: run)
+        default:
+            break
+        }
+    }
+
+    private func bridgeEvent(_ event: BridgeEvent) {
+        guard let run = current, run.committed else { return }
+        switch event {
+        case .ready:
+            apply(run.monitor.handle(.bridgeReady, at: .now), to: run)
+        case .denied(_, let origin, let url):
+            apply(run.monitor.handle(.bridgeDenied("the bridge refused the page's origin \(origin) (\(url)); add it with --allow-origin"), at: .now),
+                  to: run)
+        case .ended:
+            break
+        }
+    }
+
+    /// A reporter event from the page's adapter. Answers once any screenshot it asked for is on
+    /// disk, so a framework that waits for the answer is pictured at its failure.
+    func receive(_ event: PageTestEvent) async {
+        guard let run = current, run.committed, !run.monitor.isFinished else { return }
+        let actions = run.monitor.handle(.event(event), at: .now)
+        apply(actions, to: run)
+        for case .screenshot(let testIndex) in actions {
+            guard let view = entry?.view else { continue }
+            let test = run.monitor.tests[testIndex]
+            let path = screenshotPath(for: run, name: String(format: "%03d-", testIndex + 1) + test.fullName)
+            if await snapshot(view, to: path, within: .seconds(5)) {
+                run.monitor.attach(screenshot: path, toTest: testIndex)
+            }
+        }
+    }
+
+    private func apply(_ actions: [PageTestMonitor.Action], to run: Run) {
+        if actions.contains(where: { if case .finish = $0 { true } else { false } }) {
+            run.continuation?.resume()
+            run.continuation = nil
+            return
+        }
+        if current === run { arm(run) }
+    }
+
+    private func arm(_ run: Run) {
+        timer?.cancel()
+        guard let deadline = run.monitor.nextDeadline else { return }
+        timer = LoopTimer(after: max(.zero, deadline - .now)) { [weak self, weak run] in
+            guard let self, let run, self.current === run else { return }
+            self.apply(run.monitor.expire(at: .now), to: run)
+        }
+    }
+
+    // MARK: Screenshots
+
+    private func screenshotPath(for run: Run, name: String) -> String {
+        let page = PageTestWorker.fileName(run.page.name) + (run.attempt > 1 ? "-attempt\(run.attempt)" : "")
+        return settings.screenshotDirectory + "/" + page + "/" + PageTestWorker.fileName(name) + ".png"
+    }
+
+    /// Letters, digits, `.`, `-` and `_`; the rest becomes `_`, at most 100 characters.
+    static func fileName(_ text: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+        let mapped = String(text.map { allowed.contains($0) ? $0 : "_" }.prefix(100))
+        return mapped.hasPrefix(".") ? "_" + mapped.dropFirst() : mapped
+    }
+
+    /// A stuck web process never answers a snapshot request, so it gets a deadline.
+    private func snapshot(_ view: WebView, to path: String, within limit: Duration) async -> Bool {
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            return false
+        }
+        let race = SnapshotRace()
+        return await withCheckedContinuation { continuation in
+            race.continuation = continuation
+            race.timer = LoopTimer(after: limit) { race.settle(false) }
+            Task { @EngineActor in
+                let written = (try? await view.snapshot(toPNG: path)) != nil
+                race.settle(written)
+            }
+        }
+    }
+}
+
+/// Whichever comes first: the snapshot, or its deadline.
+@EngineActor
+private final class SnapshotRace {
+    var continuation: CheckedContinuation<Bool, Never>?
+    var timer: LoopTimer?
+
+    func settle(_ written: Bool) {
+        timer?.cancel()
+        continuation?.resume(returning: written)
+        continuation = nil
+    }
+}

@@ -1,0 +1,100 @@
+/// Runs test pages in real WebKit views: one shared ephemeral web context, a pool warming one view
+/// per worker, and a ``PageTestWorker`` per worker. Every view carries the bridge (with the mock
+/// handlers and the built-ins behind the test handler) and the test adapter at document start.
+@EngineActor
+public final class WebKitPageTestExecutor: PageTestExecutor {
+    public struct Settings: Sendable {
+        public var adapter = TestAdapterOptions()
+        public var limits = PageTestLimits()
+        public var screenshots = ScreenshotMode.onlyOnFailure
+        public var screenshotDirectory = "test-results/screenshots"
+        public var width = 1280
+        public var height = 800
+        public var window = WebViewConfiguration.Window.none
+        public var userAgent: UserAgent = .engineDefault
+        public var additionalOrigins: [OriginPattern] = []
+        public var mockHandlers: MockHandlers?
+
+        public init() {}
+    }
+
+    private let settings: Settings
+    private let context: WebContext
+    private let mocks = BridgeHandlers()
+    private var pool: ViewPool!
+    private var workers: [Int: PageTestWorker] = [:]
+
+    public init(settings: Settings, workers: Int) throws(ShellError) {
+        self.settings = settings
+        try settings.userAgent.validate()
+        context = try WebContext(storage: .ephemeral, headless: !settings.window.isVisible)
+        settings.mockHandlers?.register(in: mocks)
+        pool = ViewPool(size: max(1, workers)) { [unowned self] () throws(ShellError) in try self.makeView() }
+    }
+
+    /// Starts warming a view for each worker.
+    public func prewarm() {
+        pool.refill()
+    }
+
+    public func run(_ page: TestPage, worker: Int, attempt: Int) async -> PageTestResult {
+        await self.worker(worker).run(page, attempt: attempt)
+    }
+
+    public func cancelAll(reason: String) {
+        for worker in workers.values { worker.cancel(reason: reason) }
+    }
+
+    /// Destroys every view; their web processes exit.
+    public func close() {
+        for worker in workers.values { worker.close() }
+        workers.removeAll()
+        pool.drain()
+    }
+
+    private func worker(_ index: Int) -> PageTestWorker {
+        if let worker = workers[index] { return worker }
+        let worker = PageTestWorker(index: index, settings: .init(limits: settings.limits, screenshots: settings.screenshots,
+                                                                  screenshotDirectory: settings.screenshotDirectory,
+                                                                  additionalOrigins: settings.additionalOrigins)) {
+            [unowned self] () throws(ShellError) -> ViewPool.Entry in
+            try self.takeView()
+        }
+        workers[index] = worker
+        return worker
+    }
+
+    /// A warm view if one is ready, else a cold one; the pool refills behind it.
+    private func takeView() throws(ShellError) -> ViewPool.Entry {
+        defer { pool.refill() }
+        if let warm = pool.takeWarmView() { return warm }
+        return try makeView()
+    }
+
+    private func makeView() throws(ShellError) -> ViewPool.Entry {
+        var configuration = WebViewConfiguration()
+        configuration.window = settings.window
+        configuration.width = settings.width
+        configuration.height = settings.height
+        configuration.userAgent = settings.userAgent
+        // A test page that opens a window must not navigate itself away from its tests.
+        configuration.newWindowPolicy = .deny
+        let view = try WebView(configuration: configuration, context: context)
+        let builtins = BridgeHandlers()
+        builtins.registerBuiltins(userAgent: view.userAgent, appName: "hybrid-run test", appVersion: HybridShellVersion.current)
+        let handlers = BridgeHandlers(fallbacks: [mocks, builtins])
+        handlers.registerRaw(TestAdapterOptions.handlerName, inOrder: { [weak self] data, call in
+            let event = try PageTestEvent(data.value)
+            await self?.receive(event, sessionID: call.sessionID)
+            return .null
+        })
+        let bridge = Bridge(view: view, configuration: BridgeConfiguration(originPolicy: OriginPolicy(patterns: [])), handlers: handlers)
+        view.addUserScript(UserScript(source: settings.adapter.script, injectionTime: .documentStart, frames: .topFrameOnly, world: .page))
+        return ViewPool.Entry(view: view, bridge: bridge, builtins: builtins)
+    }
+
+    private func receive(_ event: PageTestEvent, sessionID: String) async {
+        guard let worker = workers.values.first(where: { $0.sessionID == sessionID }) else { return }
+        await worker.receive(event)
+    }
+}
