@@ -20,7 +20,7 @@ export GDK_BACKEND := x11
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
 
-test: deps build bridge-js vendor
+test: deps build vendor bridge-js
 	@before=$$(pgrep -x WebKitWebProces | sort); \
 	$(XVFB) swift test --skip-build --filter ExclusiveTests --no-parallel && \
 	$(XVFB) swift test --skip-build --skip ExclusiveTests; status=$$?; \

@@ -3,8 +3,8 @@
 // page's scripts, then the load event. A fake native answers the adapter's events and records
 // them, interleaved with console messages, in the order they reach it (`transcript`).
 //
-// The DOM is lenient rather than real: enough for QUnit, Mocha and Jasmine to load and run
-// headless (elements accept any child, querySelector always finds a detached element).
+// The DOM is lenient rather than real (page-dom.js): enough for QUnit, Mocha and Jasmine and
+// their HTML reporters to load and run headless.
 'use strict';
 
 const fs = require('node:fs');
@@ -12,6 +12,8 @@ const path = require('node:path');
 const scripts = require('../tools/scripts.cjs');
 const { Dom, Event } = require('./dom');
 const { FakeNative } = require('./native');
+const { idle } = require('./clock');
+const { ErrorEvent, FakeStorage, fakeDocument, fakeLocation } = require('./page-dom');
 
 const ROOT = scripts.ROOT;
 const CONSOLE = scripts.consoleSource();
@@ -19,119 +21,22 @@ const RELAY = scripts.relaySource();
 const PAGE = scripts.pageSource();
 const ADAPTER = scripts.testAdapterSource();
 const HANDLER = 'hybridshell.test';
+const TEST_FIXTURES = path.join(ROOT, 'pages', 'fixtures', 'test');
+const VENDOR = path.join(ROOT, 'pages', 'vendor');
 
 const DEFAULT_OPTIONS = { framework: 'auto', grep: null, grepInvert: false, list: false, testTimeout: null, handler: HANDLER };
 
-class ErrorEvent extends Event {
-  constructor(type, init = {}) {
-    super(type, init);
-    this.message = init.message === undefined ? '' : String(init.message);
-    this.filename = init.filename || '';
-    this.lineno = init.lineno || 0;
-    this.colno = init.colno || 0;
-    this.error = init.error === undefined ? null : init.error;
-  }
-}
-
-class FakeElement {
-  constructor(tagName) {
-    this.tagName = String(tagName).toUpperCase();
-    this.nodeName = this.tagName;
-    this.nodeType = 1;
-    this.childNodes = [];
-    this.parentNode = null;
-    this.style = {};
-    this.attributes = {};
-    this.className = '';
-    this.id = '';
-    this.innerHTML = '';
-    this.textContent = '';
-    this.value = '';
-    const classes = new Set();
-    this.classList = { add: (...names) => names.forEach((n) => classes.add(n)), remove: (...names) => names.forEach((n) => classes.delete(n)), contains: (n) => classes.has(n), toggle: (n) => (classes.has(n) ? classes.delete(n) : classes.add(n)) };
-  }
-
-  get children() { return this.childNodes; }
-  get firstChild() { return this.childNodes[0] || null; }
-  get lastChild() { return this.childNodes[this.childNodes.length - 1] || null; }
-  appendChild(child) {
-    if (child && typeof child === 'object') {
-      child.parentNode = this;
-      this.childNodes.push(child);
-    }
-    return child;
-  }
-  insertBefore(child) { return this.appendChild(child); }
-  removeChild(child) {
-    this.childNodes = this.childNodes.filter((node) => node !== child);
-    return child;
-  }
-  setAttribute(name, value) { this.attributes[name] = String(value); }
-  getAttribute(name) { return Object.prototype.hasOwnProperty.call(this.attributes, name) ? this.attributes[name] : null; }
-  removeAttribute(name) { delete this.attributes[name]; }
-  addEventListener() {}
-  removeEventListener() {}
-  querySelector() { return new FakeElement('div'); }
-  querySelectorAll() { return []; }
-  getElementsByTagName() { return []; }
-  getElementsByClassName() { return []; }
-}
-
-class FakeStorage {
-  constructor(map = new Map()) { this.map = map; }
-  get length() { return this.map.size; }
-  key(index) { return [...this.map.keys()][index] ?? null; }
-  getItem(key) { return this.map.has(String(key)) ? this.map.get(String(key)) : null; }
-  setItem(key, value) { this.map.set(String(key), String(value)); }
-  removeItem(key) { this.map.delete(String(key)); }
-  clear() { this.map.clear(); }
-}
-
-function fakeDocument(state) {
-  const documentElement = new FakeElement('html');
-  const head = documentElement.appendChild(new FakeElement('head'));
-  const body = documentElement.appendChild(new FakeElement('body'));
-  let listeners = [];
-  return {
-    documentElement,
-    head,
-    body,
-    get readyState() { return state.readyState; },
-    get currentScript() { return state.currentScript; },
-    createElement: (tagName) => new FakeElement(tagName),
-    createTextNode: (text) => ({ nodeType: 3, textContent: String(text), nodeValue: String(text) }),
-    createDocumentFragment: () => new FakeElement('#fragment'),
-    getElementById: () => null,
-    getElementsByTagName: () => [],
-    getElementsByClassName: () => [],
-    querySelector: () => null,
-    querySelectorAll: () => [],
-    addEventListener: (type, fn) => listeners.push({ type, fn }),
-    removeEventListener: (type, fn) => { listeners = listeners.filter((l) => l.type !== type || l.fn !== fn); },
-    dispatchEvent: (event) => {
-      for (const listener of listeners.filter((l) => l.type === event.type)) listener.fn(event);
-      return true;
-    },
-  };
-}
-
-function fakeLocation(href) {
-  const url = new URL(href);
-  return Object.freeze({
-    href: url.href, origin: url.protocol === 'file:' ? 'file://' : url.origin, protocol: url.protocol, host: url.host, hostname: url.hostname,
-    port: url.port, pathname: url.pathname, search: url.search, hash: url.hash, toString: () => url.href,
-  });
-}
-
 // options: the adapter's options (merged over the defaults; `adapter: false` leaves it out);
 // scripts: [{code, file}] run in order as the page's own; url; localStorage (a Map shared
-// between documents, for retries); native: FakeNative options; deferHello: hold the handshake.
-function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///work/pages/fixtures/test/page.html', localStorage, native: nativeOptions, deferHello = false, adapter = true, pageScript = true } = {}) {
+// between documents, for retries); native: FakeNative options; deferHello: hold the handshake;
+// body, title: the page's markup without its scripts, and its title (see htmlPage).
+function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///work/pages/fixtures/test/page.html', localStorage, native: nativeOptions, deferHello = false, adapter = true, pageScript = true, body = '', title = '' } = {}) {
   const dom = new Dom({ url: 'https://app.example/' });
   const native = new FakeNative({ allowedOrigins: ['file://', 'https://app.example'], ...nativeOptions });
   const transcript = [];
   const state = { readyState: 'loading', currentScript: null };
-  native.handle(HANDLER, (event) => { transcript.push({ kind: 'event', ...event }); return null; });
+  // Re-parsed: the strict reader gives null-prototype objects, which deepStrictEqual tells apart.
+  native.handle(HANDLER, (event) => { transcript.push({ kind: 'event', ...JSON.parse(JSON.stringify(event)) }); return null; });
   native.handle('mock.answer', () => ({ answer: 42 }));
   const release = deferHello ? native.deferHello() : null;
 
@@ -139,7 +44,7 @@ function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///
   const isolated = dom.createWorld('hybridshell', { webkit: native.webkit, location });
   const page = dom.createWorld('page', {
     location,
-    document: fakeDocument(state),
+    document: fakeDocument(state, { body, title }),
     localStorage: new FakeStorage(localStorage),
     sessionStorage: new FakeStorage(),
     ErrorEvent,
@@ -157,20 +62,29 @@ function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///
     reporting = true;
     try {
       const message = error && error.message !== undefined ? `${error.name || 'Error'}: ${error.message}` : String(error);
-      const filename = error && error.hybridFilename ? error.hybridFilename : '';
+      const filename = thrownIn(error, error && error.hybridFilename ? error.hybridFilename : '');
       dom.window.dispatch(page, new ErrorEvent('error', { message, error, filename }));
-      if (typeof page.global.onerror === 'function') page.global.onerror(message, filename, 0, 0, error);
+      // An error thrown by onerror itself is reported, never thrown at whoever raised the first.
+      if (typeof page.global.onerror === 'function') {
+        try {
+          page.global.onerror(message, filename, 0, 0, error);
+        } catch (again) {
+          dom.errors.push(again);
+        }
+      }
     } finally {
       reporting = false;
     }
   };
 
+  // Scripts are named by URL, as WebKit names them in stacks and error events.
   const run = (world, code, file) => {
-    state.currentScript = file ? { src: file.startsWith('/') ? `file://${file}` : file } : null;
+    const url = file && file.startsWith('/') ? `file://${file}` : file;
+    state.currentScript = url ? { src: url } : null;
     try {
-      world.run(code, file);
+      world.run(code, url);
     } catch (error) {
-      if (error && typeof error === 'object') error.hybridFilename = file;
+      if (error && typeof error === 'object') error.hybridFilename = url;
       dom.reportError(error);
     } finally {
       state.currentScript = null;
@@ -198,6 +112,7 @@ function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///
     // Advances fake time from timer to timer until `done(env)` holds or `maxTurns` passed.
     async runUntil(done = finished, maxTurns = 2000) {
       for (let turn = 0; turn < maxTurns; turn++) {
+        await idle();
         if (done(env)) return true;
         const due = [...dom.clock.timers.values()].map((timer) => timer.due);
         await dom.clock.tick(due.length > 0 ? Math.max(0, Math.min(...due) - dom.clock.now) : 0);
@@ -208,16 +123,51 @@ function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///
   return env;
 }
 
+// Where an uncaught error was thrown, as WebKit's ErrorEvent.filename has it: the script of the
+// innermost stack frame, else `fallback` (the script that was running).
+function thrownIn(error, fallback) {
+  const stack = error && typeof error === 'object' && typeof error.stack === 'string' ? error.stack : '';
+  const frame = stack.split('\n').find((line) => /^\s+at /.test(line));
+  const where = frame && /(?:\(|at )((?:file|user-script):[^()]*?):\d+:\d+\)?$/.exec(frame);
+  return where ? where[1] : fallback;
+}
+
 function finished(env) {
   return env.events().some((event) => event.event === 'runEnd' || event.event === 'list');
 }
 
-// Loads a page, fires load, and runs it to its runEnd (or list).
-async function runTestPage(settings) {
+// Loads a page, fires load, and runs it until `until(env)` holds (by default: until its runEnd or
+// list) or `turns` timer turns passed; `env.reached` says which.
+async function runTestPage(settings = {}) {
   const env = bootTestPage(settings);
   env.load();
-  await env.runUntil(settings && settings.until);
+  env.reached = await env.runUntil(settings.until, settings.turns);
   return env;
+}
+
+// runTestPage for pages/fixtures/test/<name>; `search` is the page URL's query.
+function runFixturePage(name, { search = '', ...settings } = {}) {
+  return runTestPage({ ...htmlPage(path.join(TEST_FIXTURES, name), search), ...settings });
+}
+
+// runFixturePage with native's answer to the handshake held back for `hold` ms of fake time after
+// the load event, as from a slow native side; `env.held` is the transcript as it was then.
+async function runFixturePageSlowHandshake(name, { hold = 100, search = '', ...settings } = {}) {
+  const env = bootTestPage({ ...htmlPage(path.join(TEST_FIXTURES, name), search), ...settings, deferHello: true });
+  env.load();
+  await env.clock.tick(hold);
+  env.held = env.transcript.slice();
+  env.release();
+  env.reached = await env.runUntil(settings.until, settings.turns);
+  return env;
+}
+
+// The framework files a page made in a test loads, by path under pages/vendor.
+function vendorScripts(...names) {
+  return names.map((name) => {
+    const file = path.join(VENDOR, name);
+    return { file, code: fs.readFileSync(file, 'utf8') };
+  });
 }
 
 // The scripts of an HTML test page, in document order: `src` relative to the page (the vendor
@@ -239,9 +189,32 @@ function htmlScripts(file) {
   return found;
 }
 
+// What bootTestPage needs to load an HTML test page: its scripts, its file URL (plus `search`,
+// e.g. "?random=false"), its body markup without scripts, and its title.
+function htmlPage(file, search = '') {
+  const html = fs.readFileSync(file, 'utf8');
+  const body = /<body[^>]*>([\s\S]*?)<\/body>/i.exec(html);
+  const title = /<title>([\s\S]*?)<\/title>/i.exec(html);
+  return {
+    scripts: htmlScripts(file),
+    url: `file://${file}${search}`,
+    body: body ? body[1].replace(SCRIPT, '') : '',
+    title: title ? title[1].trim() : '',
+  };
+}
+
+// Text that must reach native byte for byte in names, messages and console output: quotes,
+// backslashes and escape look-alikes, line and paragraph separators, emoji (surrogate pairs, ZWJ,
+// flags), control characters, NUL and a lone surrogate.
+const AWKWARD = 'quotes "\'` backslashes \\ \\\\ \\u0041 \\n separators a\u2028b\u2029c ' +
+  'emoji \uD83D\uDC69\u200D\uD83D\uDCBB \uD83C\uDDEF\uD83C\uDDF5 controls \t\n\u0001 nul \u0000 lone \uD800 end';
+
 // Full names and statuses of the testEnd events, in order.
 function results(env) {
   return env.events('testEnd').map((event) => [...event.suite, event.name].join(' \u203a ') + ': ' + event.status);
 }
 
-module.exports = { bootTestPage, runTestPage, htmlScripts, results, finished, ROOT, HANDLER, ADAPTER, FakeStorage };
+module.exports = {
+  bootTestPage, runTestPage, runFixturePage, runFixturePageSlowHandshake, htmlPage, htmlScripts, vendorScripts, results, finished,
+  AWKWARD, ROOT, TEST_FIXTURES, HANDLER, ADAPTER, FakeStorage,
+};

@@ -1624,10 +1624,11 @@ function failureFrom(thrown, kind) {
   } else {
     text = typeof thrown === 'string' ? thrown : formatValue(thrown);
   }
-  const withValues = assertion && (has(thrown, 'actual') || has(thrown, 'expected'));
+  // Only the values the error has: an assertion without an expected value (rejects() on a
+  // Promise that resolved) must not report one of "undefined".
   return failure(kind || (assertion ? 'assertion' : 'error'), text, read(thrown, 'stack'),
-    withValues ? formatValue(read(thrown, 'actual')) : null,
-    withValues ? formatValue(read(thrown, 'expected')) : null);
+    assertion && has(thrown, 'actual') ? formatValue(read(thrown, 'actual')) : null,
+    assertion && has(thrown, 'expected') ? formatValue(read(thrown, 'expected')) : null);
 }
 
 function isAssertionError(value) {
@@ -1904,8 +1905,12 @@ function createSession(options, reporter) {
   // The document is going away (navigation, reload, close) in the middle of the run.
   function interrupt() {
     if (phase !== 'running') return;
-    endOpenTest('the page went away while this test was running');
-    runFailures.push(failure('error', 'the page navigated away or was closed before the run ended', null));
+    // Reported once: on the test that was running, or on the run when it went away between tests.
+    if (current !== null) {
+      endOpenTest('the page went away while this test was running; the tests after it did not run');
+    } else {
+      runFailures.push(failure('error', 'the page navigated away or was closed before the run ended', null));
+    }
     finish('incomplete');
   }
 
@@ -1983,10 +1988,12 @@ function isQUnit(value) {
 }
 
 // Wraps QUnit.test/skip/only/todo (and the global `test` QUnit 1.x exports) so that tests the
-// grep leaves out are never registered; in list mode none is, they are only recorded. Only then:
-// the wrapper is one more stack frame, and QUnit takes a test's source location from the stack.
+// grep leaves out are never registered; in list mode none is, they are only recorded (and, as in
+// QUnit, the first `only` drops every other test). Only then: the wrapper is one more stack
+// frame, and QUnit takes a test's source location from the stack.
 function wrapQUnitRegistration(QUnit, context) {
   const listed = [];
+  let focused = false;
   if (context.options.grep === null && !context.options.list) return listed;
   ['test', 'skip', 'only', 'todo'].forEach(function (kind) {
     const original = QUnit[kind];
@@ -1998,6 +2005,11 @@ function wrapQUnitRegistration(QUnit, context) {
         const suite = qunitModulePath(QUnit.config && QUnit.config.currentModule);
         if (!context.includes(suite, String(name))) return undefined;
         if (context.options.list) {
+          if (focused) return undefined;
+          if (kind === 'only') {
+            focused = true;
+            listed.length = 0;
+          }
           listed.push({ suite: suite, name: String(name) });
           return undefined;
         }
@@ -2268,18 +2280,20 @@ function attachMochaRunner(runner, mocha, context) {
 // becomes jasmine.DEFAULT_TIMEOUT_INTERVAL as soon as jasmine exists. grep joins the page's
 // specFilter when Env#execute is called; list mode walks Env#topSuite() instead of executing.
 //
-// Specs Jasmine excludes (specFilter, fit/fdescribe elsewhere) are not reported. Failures of a
-// suite (beforeAll/afterAll) and Jasmine's global failures go to the run's failures.
+// Specs Jasmine excludes (specFilter, fit/fdescribe elsewhere) are not reported, listed or
+// counted in runStart's total. Failures of a suite (beforeAll/afterAll) and Jasmine's global
+// failures go to the run's failures.
 
 function hookJasmine(jasmine, context) {
   if (!isJasmine(jasmine)) return;
   if (context.options.testTimeout !== null) jasmine.DEFAULT_TIMEOUT_INTERVAL = context.options.testTimeout;
   const env = jasmine.getEnv();
   const excluded = trackJasmineExclusions(jasmine);
+  const focused = trackJasmineFocus(env);
   const originalExecute = env.execute;
-  env.execute = function execute() {
+  env.execute = function execute(runablesToRun) {
     if (!context.session.claim('jasmine')) return originalExecute.apply(this, arguments);
-    const specs = jasmineSpecs(env);
+    const specs = jasmineSpecs(env, Array.isArray(runablesToRun) ? runablesToRun : null, focused);
     if (context.options.grep !== null) addJasmineFilter(env, specs, context.includes);
     if (context.options.list) {
       context.session.list('jasmine', jasmineIncluded(env, specs));
@@ -2316,18 +2330,53 @@ function trackJasmineExclusions(jasmine) {
   return excluded;
 }
 
-// id → {suite, name, metadata} for every spec, from the tree of suites.
-function jasmineSpecs(env) {
+// The ids of the specs and suites declared with fit and fdescribe, in declaration order
+// (Env#fit and Env#fdescribe return their metadata; the page's globals call them).
+function trackJasmineFocus(env) {
+  const focused = [];
+  ['fit', 'fdescribe'].forEach(function (name) {
+    const original = env[name];
+    if (typeof original !== 'function') return;
+    env[name] = function () {
+      const metadata = original.apply(this, arguments);
+      if (metadata !== null && typeof metadata === 'object' && metadata.id !== undefined) focused.push(metadata.id);
+      return metadata;
+    };
+  });
+  return focused;
+}
+
+// id → {suite, name, metadata, runs} for every spec, from the tree of suites; `runs` is false
+// for a spec outside the runnables Jasmine picks: the ids given to Env#execute, or else the
+// focused ones (`focused`, see focusedRunnables), or else everything.
+function jasmineSpecs(env, given, focused) {
   const specs = new Map();
-  function walk(node, path) {
+  const chains = new Map();  // id → the ids of the node and of the suites around it
+  function walk(node, path, chain) {
     (node.children || []).forEach(function (child) {
-      if (Array.isArray(child.children)) walk(child, path.concat([String(child.description)]));
-      else specs.set(child.id, { suite: path, name: String(child.description), metadata: child });
+      const own = chain.concat([child.id]);
+      chains.set(child.id, own);
+      if (Array.isArray(child.children)) walk(child, path.concat([String(child.description)]), own);
+      else specs.set(child.id, { suite: path, name: String(child.description), metadata: child, chain: own });
     });
   }
   const top = env.topSuite();
-  if (top) walk(top, []);
+  if (top) walk(top, [], [top.id]);
+  const runs = given !== null ? new Set(given) : focusedRunnables(focused, chains);
+  specs.forEach(function (entry) {
+    entry.runs = runs === null || entry.chain.some(function (id) { return runs.has(id); });
+  });
   return specs;
+}
+
+// As Jasmine's SuiteBuilder keeps them: a focused suite gives way to what is focused inside it.
+function focusedRunnables(focused, chains) {
+  if (focused.length === 0) return null;
+  const runs = new Set(focused);
+  focused.forEach(function (id) {
+    (chains.get(id) || []).slice(0, -1).forEach(function (outer) { runs.delete(outer); });
+  });
+  return runs;
 }
 
 function addJasmineFilter(env, specs, includes) {
@@ -2345,7 +2394,7 @@ function jasmineIncluded(env, specs) {
   const filter = typeof env.configuration === 'function' ? env.configuration().specFilter : null;
   const tests = [];
   specs.forEach(function (entry) {
-    if (typeof filter !== 'function' || filter(entry.metadata)) tests.push({ suite: entry.suite, name: entry.name });
+    if (entry.runs && (typeof filter !== 'function' || filter(entry.metadata))) tests.push({ suite: entry.suite, name: entry.name });
   });
   return tests;
 }

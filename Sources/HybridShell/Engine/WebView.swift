@@ -79,6 +79,9 @@ public final class WebView {
     public var estimatedProgress: Double { native.estimatedProgress }
     public var isLoading: Bool { native.isLoading }
     public var isWebProcessResponsive: Bool { native.isWebProcessResponsive }
+    /// The HTTP status of the current document's response (`webkit_uri_response_get_status_code`
+    /// of the main resource): nil before a response, 0 for documents that did not come over HTTP.
+    public var httpStatus: Int? { native.mainResourceStatus }
     /// The user agent this view sends.
     public var userAgent: String { native.userAgent }
 

@@ -124,6 +124,13 @@ final class WebKitView {
     var title: String? { borrowCString(webkit_web_view_get_title(view)) }
     var estimatedProgress: Double { webkit_web_view_get_estimated_load_progress(view) }
     var isLoading: Bool { webkit_web_view_is_loading(view) != 0 }
+    /// The HTTP status of the main resource's response (`webkit_uri_response_get_status_code`);
+    /// nil before a response, 0 for non-HTTP documents.
+    var mainResourceStatus: Int? {
+        guard let resource = webkit_web_view_get_main_resource(view),
+              let response = webkit_web_resource_get_response(resource) else { return nil }
+        return Int(webkit_uri_response_get_status_code(response))
+    }
     var isWebProcessResponsive: Bool { webkit_web_view_get_is_web_process_responsive(view) != 0 }
     var userAgent: String {
         String(cString: webkit_settings_get_user_agent(webkit_web_view_get_settings(view)))

@@ -33,7 +33,10 @@ final class ViewPool {
 
     /// A warm view when one is ready, else nil (the caller makes a cold one).
     func takeWarmView() -> Entry? {
-        ready.isEmpty ? nil : ready.removeFirst()
+        guard !ready.isEmpty else { return nil }
+        let entry = ready.removeFirst()
+        tokens[ObjectIdentifier(entry.view)] = nil
+        return entry
     }
 
     var count: Int { ready.count + warming.count }
@@ -48,7 +51,7 @@ final class ViewPool {
                 guard let self else { return }
                 switch event {
                 case .loadFinished:
-                    self.tokens[id] = nil
+                    // Still watched while it waits: a warm view whose web process dies is replaced.
                     if let index = self.warming.firstIndex(where: { $0.view === entry.view }) {
                         self.ready.append(self.warming.remove(at: index))
                         let waiters = self.readyWaiters
@@ -57,8 +60,15 @@ final class ViewPool {
                     }
                 case .webProcessTerminated, .loadFailed:
                     self.tokens[id] = nil
+                    let wasReady = self.ready.contains { $0.view === entry.view }
                     self.warming.removeAll { $0.view === entry.view }
-                    entry.view.close()
+                    self.ready.removeAll { $0.view === entry.view }
+                    // Not from inside the view's own signal: WebKit crashes when a view is
+                    // destroyed while it emits web-process-terminated.
+                    Task { @EngineActor in
+                        entry.view.close()
+                        if wasReady { self.refill() }
+                    }
                 default:
                     break
                 }
@@ -68,9 +78,11 @@ final class ViewPool {
     }
 
     func drain() {
-        for entry in ready + warming { entry.view.close() }
+        // Unwatched first: a view closing must not make the pool refill itself.
+        tokens.removeAll()
+        let entries = ready + warming
         ready.removeAll()
         warming.removeAll()
-        tokens.removeAll()
+        for entry in entries { entry.view.close() }
     }
 }

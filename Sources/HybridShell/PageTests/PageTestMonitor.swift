@@ -34,6 +34,8 @@ struct PageTestMonitor {
     private(set) var notes: [String] = []
 
     private var committedDocuments = 0
+    /// A document of the page has committed (later ones are redirects or navigations away).
+    var hasCommitted: Bool { committedDocuments > 0 }
     private var loadedAt: ContinuousClock.Instant?
     private var frameworksAtLoad: [String]?
     private var bridgeReady = false
@@ -42,9 +44,14 @@ struct PageTestMonitor {
     private var firstUncaughtError: ConsoleMessage?
     private var errorAfterLoad: ContinuousClock.Instant?
 
-    init(limits: PageTestLimits, screenshots: ScreenshotMode = .onlyOnFailure, now: ContinuousClock.Instant) {
+    /// The framework `--framework` asked for; nil when detected.
+    let requestedFramework: String?
+
+    init(limits: PageTestLimits, screenshots: ScreenshotMode = .onlyOnFailure, requestedFramework: String? = nil,
+         now: ContinuousClock.Instant) {
         self.limits = limits
         self.screenshots = screenshots
+        self.requestedFramework = requestedFramework
         self.started = now
         self.lastActivity = now
     }
@@ -163,7 +170,7 @@ struct PageTestMonitor {
         if let test = limits.test, let running { list.append((.test, running.since + test)) }
         if let loadedAt, !bridgeReady { list.append((.bridge, loadedAt + limits.bridge)) }
         if !runStarted, let frameworks = frameworksAtLoad {
-            if frameworks.isEmpty, let loadedAt {
+            if frameworks.isEmpty || requestedFramework.map({ !frameworks.contains($0) }) == true, let loadedAt {
                 list.append((.noFramework, loadedAt + limits.noFramework))
             } else if let errorAfterLoad {
                 list.append((.frameworkStart, errorAfterLoad + limits.startAfterError))
@@ -207,6 +214,10 @@ struct PageTestMonitor {
 
     private func notStartedReason(waited: Duration?) -> String {
         var reason: String
+        if let requested = requestedFramework, let frameworks = frameworksAtLoad, !frameworks.contains(requested) {
+            let found = frameworks.isEmpty ? "no test framework" : frameworks.joined(separator: ", ")
+            return "--framework \(requested): the page has no \(requested) tests (it has \(found))"
+        }
         if let frameworks = frameworksAtLoad, !frameworks.isEmpty {
             reason = "\(frameworks.joined(separator: ", ")) was loaded but never started"
             if let waited { reason += " within \(waited.secondsText)" }

@@ -11,6 +11,7 @@ final class PageTestWorker {
         var screenshots: ScreenshotMode
         var screenshotDirectory: String
         var additionalOrigins: [OriginPattern]
+        var requestedFramework: String?
     }
 
     private final class Run {
@@ -18,9 +19,16 @@ final class PageTestWorker {
         let attempt: Int
         let started = ContinuousClock.now
         var monitor: PageTestMonitor
+        /// The view started loading this run's page: what commits before that is the document
+        /// of an earlier page (one that navigated away) and must not count as this page's.
+        var loading = false
         var committed = false
         var continuation: CheckedContinuation<Void, Never>?
         var pageScreenshot: String?
+        /// Screenshots still being written; the page's result waits for them (a framework with
+        /// synchronous hooks may end its run while the picture of its last failure is taken).
+        var pendingScreenshots = 0
+        var screenshotsWritten: CheckedContinuation<Void, Never>?
 
         init(page: TestPage, attempt: Int, monitor: PageTestMonitor) {
             self.page = page
@@ -57,7 +65,8 @@ final class PageTestWorker {
         }
         entry.bridge.originPolicy = .opening(page.url, additional: settings.additionalOrigins)
         let run = Run(page: page, attempt: attempt,
-                      monitor: PageTestMonitor(limits: settings.limits, screenshots: settings.screenshots, now: .now))
+                      monitor: PageTestMonitor(limits: settings.limits, screenshots: settings.screenshots,
+                                               requestedFramework: settings.requestedFramework, now: .now))
         current = run
         entry.view.load(page.url)
         arm(run)
@@ -66,6 +75,9 @@ final class PageTestWorker {
         }
         timer?.cancel()
         current = nil
+        if run.pendingScreenshots > 0 {
+            await withCheckedContinuation { run.screenshotsWritten = $0 }
+        }
         await settle(run, in: entry)
         return result(of: run)
     }
@@ -107,7 +119,11 @@ final class PageTestWorker {
         case .crashed?:
             replaceView(entry)
         default:
-            break
+            // A page that navigated away leaves a foreign document whose late messages (console,
+            // stale replies) would land in the next page's record; a fresh view cannot mix them up.
+            if PageTestWorker.withoutFragment(entry.view.url) != PageTestWorker.withoutFragment(run.page.url) {
+                replaceView(entry)
+            }
         }
     }
 
@@ -139,8 +155,15 @@ final class PageTestWorker {
         guard let run = current else { return }
         let now = ContinuousClock.now
         switch event {
-        case .loadCommitted(let url):
+        case .loadStarted(let url) where PageTestWorker.withoutFragment(url) == PageTestWorker.withoutFragment(run.page.url):
+            run.loading = true
+        case .loadCommitted(let url) where run.loading:
             run.committed = true
+            // WebKit shows an error document as a successful load; for a test page it is not one.
+            if !run.monitor.hasCommitted, let status = entry?.view.httpStatus, status >= 400 {
+                apply(run.monitor.handle(.loadFailed("failed to load \(url): the server answered HTTP \(status)"), at: now), to: run)
+                return
+            }
             apply(run.monitor.handle(.committed(url: url), at: now), to: run)
         case .loadFinished(_, true) where run.committed:
             apply(run.monitor.handle(.loadFinished, at: now), to: run)
@@ -179,8 +202,14 @@ final class PageTestWorker {
             guard let view = entry?.view else { continue }
             let test = run.monitor.tests[testIndex]
             let path = screenshotPath(for: run, name: String(format: "%03d-", testIndex + 1) + test.fullName)
+            run.pendingScreenshots += 1
             if await snapshot(view, to: path, within: .seconds(5)) {
                 run.monitor.attach(screenshot: path, toTest: testIndex)
+            }
+            run.pendingScreenshots -= 1
+            if run.pendingScreenshots == 0 {
+                run.screenshotsWritten?.resume()
+                run.screenshotsWritten = nil
             }
         }
     }
@@ -208,6 +237,14 @@ final class PageTestWorker {
     private func screenshotPath(for run: Run, name: String) -> String {
         let page = PageTestWorker.fileName(run.page.name) + (run.attempt > 1 ? "-attempt\(run.attempt)" : "")
         return settings.screenshotDirectory + "/" + page + "/" + PageTestWorker.fileName(name) + ".png"
+    }
+
+    /// The URL without its fragment and percent-decoded, so that WebKit's spelling of a URL and
+    /// ours compare equal.
+    static func withoutFragment(_ url: String?) -> String {
+        guard let url else { return "" }
+        let document = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+        return document.removingPercentEncoding ?? document
     }
 
     /// Letters, digits, `.`, `-` and `_`; the rest becomes `_`, at most 100 characters.

@@ -31,7 +31,7 @@ public final class TestCommand {
 
         let executor: WebKitPageTestExecutor
         do {
-            executor = try WebKitPageTestExecutor(settings: options.executor, workers: options.workers)
+            executor = try WebKitPageTestExecutor(settings: options.executor, workers: min(options.workers, max(1, pages.count)))
         } catch {
             return RunOutcome(.usage, "\(error)")
         }

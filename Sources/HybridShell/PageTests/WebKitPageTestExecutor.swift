@@ -1,5 +1,5 @@
-/// Runs test pages in real WebKit views: one shared ephemeral web context, a pool warming one view
-/// per worker, and a ``PageTestWorker`` per worker. Every view carries the bridge (with the mock
+/// Runs test pages in real WebKit views: one shared ephemeral web context, a view warmed for each
+/// worker up front, and a ``PageTestWorker`` per worker. Every view carries the bridge (with the mock
 /// handlers and the built-ins behind the test handler) and the test adapter at document start.
 @EngineActor
 public final class WebKitPageTestExecutor: PageTestExecutor {
@@ -56,7 +56,8 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         if let worker = workers[index] { return worker }
         let worker = PageTestWorker(index: index, settings: .init(limits: settings.limits, screenshots: settings.screenshots,
                                                                   screenshotDirectory: settings.screenshotDirectory,
-                                                                  additionalOrigins: settings.additionalOrigins)) {
+                                                                  additionalOrigins: settings.additionalOrigins,
+                                                                  requestedFramework: settings.adapter.framework == .auto ? nil : settings.adapter.framework.rawValue)) {
             [unowned self] () throws(ShellError) -> ViewPool.Entry in
             try self.takeView()
         }
@@ -64,9 +65,10 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         return worker
     }
 
-    /// A warm view if one is ready, else a cold one; the pool refills behind it.
+    /// A warm view if one is ready, else a cold one. The pool is not refilled: a worker keeps its
+    /// view for every page, so a spare would only idle; the rare replacement (after a crash or a
+    /// hang) starts cold.
     private func takeView() throws(ShellError) -> ViewPool.Entry {
-        defer { pool.refill() }
         if let warm = pool.takeWarmView() { return warm }
         return try makeView()
     }

@@ -43,7 +43,7 @@ final class BridgeFixture {
     }
 
     /// Loads a fixture page and returns its report.
-    func run(_ page: String, timeout: Duration = .seconds(20)) async throws -> JSONValue {
+    func run(_ page: String, timeout: Duration = .seconds(60)) async throws -> JSONValue {
         view.load(Fixtures.pageURL("bridge/\(page)"))
         return try await report.value(timeout: timeout, "the report of \(page)")
     }

@@ -27,10 +27,11 @@ function failureFrom(thrown, kind) {
   } else {
     text = typeof thrown === 'string' ? thrown : formatValue(thrown);
   }
-  const withValues = assertion && (has(thrown, 'actual') || has(thrown, 'expected'));
+  // Only the values the error has: an assertion without an expected value (rejects() on a
+  // Promise that resolved) must not report one of "undefined".
   return failure(kind || (assertion ? 'assertion' : 'error'), text, read(thrown, 'stack'),
-    withValues ? formatValue(read(thrown, 'actual')) : null,
-    withValues ? formatValue(read(thrown, 'expected')) : null);
+    assertion && has(thrown, 'actual') ? formatValue(read(thrown, 'actual')) : null,
+    assertion && has(thrown, 'expected') ? formatValue(read(thrown, 'expected')) : null);
 }
 
 function isAssertionError(value) {

@@ -4,18 +4,20 @@
 // becomes jasmine.DEFAULT_TIMEOUT_INTERVAL as soon as jasmine exists. grep joins the page's
 // specFilter when Env#execute is called; list mode walks Env#topSuite() instead of executing.
 //
-// Specs Jasmine excludes (specFilter, fit/fdescribe elsewhere) are not reported. Failures of a
-// suite (beforeAll/afterAll) and Jasmine's global failures go to the run's failures.
+// Specs Jasmine excludes (specFilter, fit/fdescribe elsewhere) are not reported, listed or
+// counted in runStart's total. Failures of a suite (beforeAll/afterAll) and Jasmine's global
+// failures go to the run's failures.
 
 function hookJasmine(jasmine, context) {
   if (!isJasmine(jasmine)) return;
   if (context.options.testTimeout !== null) jasmine.DEFAULT_TIMEOUT_INTERVAL = context.options.testTimeout;
   const env = jasmine.getEnv();
   const excluded = trackJasmineExclusions(jasmine);
+  const focused = trackJasmineFocus(env);
   const originalExecute = env.execute;
-  env.execute = function execute() {
+  env.execute = function execute(runablesToRun) {
     if (!context.session.claim('jasmine')) return originalExecute.apply(this, arguments);
-    const specs = jasmineSpecs(env);
+    const specs = jasmineSpecs(env, Array.isArray(runablesToRun) ? runablesToRun : null, focused);
     if (context.options.grep !== null) addJasmineFilter(env, specs, context.includes);
     if (context.options.list) {
       context.session.list('jasmine', jasmineIncluded(env, specs));
@@ -52,18 +54,53 @@ function trackJasmineExclusions(jasmine) {
   return excluded;
 }
 
-// id → {suite, name, metadata} for every spec, from the tree of suites.
-function jasmineSpecs(env) {
+// The ids of the specs and suites declared with fit and fdescribe, in declaration order
+// (Env#fit and Env#fdescribe return their metadata; the page's globals call them).
+function trackJasmineFocus(env) {
+  const focused = [];
+  ['fit', 'fdescribe'].forEach(function (name) {
+    const original = env[name];
+    if (typeof original !== 'function') return;
+    env[name] = function () {
+      const metadata = original.apply(this, arguments);
+      if (metadata !== null && typeof metadata === 'object' && metadata.id !== undefined) focused.push(metadata.id);
+      return metadata;
+    };
+  });
+  return focused;
+}
+
+// id → {suite, name, metadata, runs} for every spec, from the tree of suites; `runs` is false
+// for a spec outside the runnables Jasmine picks: the ids given to Env#execute, or else the
+// focused ones (`focused`, see focusedRunnables), or else everything.
+function jasmineSpecs(env, given, focused) {
   const specs = new Map();
-  function walk(node, path) {
+  const chains = new Map();  // id → the ids of the node and of the suites around it
+  function walk(node, path, chain) {
     (node.children || []).forEach(function (child) {
-      if (Array.isArray(child.children)) walk(child, path.concat([String(child.description)]));
-      else specs.set(child.id, { suite: path, name: String(child.description), metadata: child });
+      const own = chain.concat([child.id]);
+      chains.set(child.id, own);
+      if (Array.isArray(child.children)) walk(child, path.concat([String(child.description)]), own);
+      else specs.set(child.id, { suite: path, name: String(child.description), metadata: child, chain: own });
     });
   }
   const top = env.topSuite();
-  if (top) walk(top, []);
+  if (top) walk(top, [], [top.id]);
+  const runs = given !== null ? new Set(given) : focusedRunnables(focused, chains);
+  specs.forEach(function (entry) {
+    entry.runs = runs === null || entry.chain.some(function (id) { return runs.has(id); });
+  });
   return specs;
+}
+
+// As Jasmine's SuiteBuilder keeps them: a focused suite gives way to what is focused inside it.
+function focusedRunnables(focused, chains) {
+  if (focused.length === 0) return null;
+  const runs = new Set(focused);
+  focused.forEach(function (id) {
+    (chains.get(id) || []).slice(0, -1).forEach(function (outer) { runs.delete(outer); });
+  });
+  return runs;
 }
 
 function addJasmineFilter(env, specs, includes) {
@@ -81,7 +118,7 @@ function jasmineIncluded(env, specs) {
   const filter = typeof env.configuration === 'function' ? env.configuration().specFilter : null;
   const tests = [];
   specs.forEach(function (entry) {
-    if (typeof filter !== 'function' || filter(entry.metadata)) tests.push({ suite: entry.suite, name: entry.name });
+    if (entry.runs && (typeof filter !== 'function' || filter(entry.metadata))) tests.push({ suite: entry.suite, name: entry.name });
   });
   return tests;
 }

@@ -18,10 +18,12 @@ function isQUnit(value) {
 }
 
 // Wraps QUnit.test/skip/only/todo (and the global `test` QUnit 1.x exports) so that tests the
-// grep leaves out are never registered; in list mode none is, they are only recorded. Only then:
-// the wrapper is one more stack frame, and QUnit takes a test's source location from the stack.
+// grep leaves out are never registered; in list mode none is, they are only recorded (and, as in
+// QUnit, the first `only` drops every other test). Only then: the wrapper is one more stack
+// frame, and QUnit takes a test's source location from the stack.
 function wrapQUnitRegistration(QUnit, context) {
   const listed = [];
+  let focused = false;
   if (context.options.grep === null && !context.options.list) return listed;
   ['test', 'skip', 'only', 'todo'].forEach(function (kind) {
     const original = QUnit[kind];
@@ -33,6 +35,11 @@ function wrapQUnitRegistration(QUnit, context) {
         const suite = qunitModulePath(QUnit.config && QUnit.config.currentModule);
         if (!context.includes(suite, String(name))) return undefined;
         if (context.options.list) {
+          if (focused) return undefined;
+          if (kind === 'only') {
+            focused = true;
+            listed.length = 0;
+          }
           listed.push({ suite: suite, name: String(name) });
           return undefined;
         }

@@ -119,8 +119,12 @@ function createSession(options, reporter) {
   // The document is going away (navigation, reload, close) in the middle of the run.
   function interrupt() {
     if (phase !== 'running') return;
-    endOpenTest('the page went away while this test was running');
-    runFailures.push(failure('error', 'the page navigated away or was closed before the run ended', null));
+    // Reported once: on the test that was running, or on the run when it went away between tests.
+    if (current !== null) {
+      endOpenTest('the page went away while this test was running; the tests after it did not run');
+    } else {
+      runFailures.push(failure('error', 'the page navigated away or was closed before the run ended', null));
+    }
     finish('incomplete');
   }
 
