@@ -81,6 +81,10 @@ struct HybridRunTest: ParsableCommand {
     @Flag(name: .long, help: "List the tests each page would run, without running them. Example: --list")
     var list = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Merge JSON reports of earlier runs (e.g. shards) given instead of pages, and report them as one run. Example: --merge shard-*.json --reporter junit:junit.xml"))
+    var merge = false
+
     @Option(name: .long, help: ArgumentHelp("Stop after N failed tests (pages not run are reported as cancelled). Example: --max-failures 1", valueName: "n"))
     var maxFailures: Int?
 
@@ -106,10 +110,20 @@ struct HybridRunTest: ParsableCommand {
 
     func validate() throws {
         if grep != nil, grepInvert != nil { throw ValidationError("give --grep or --grep-invert, not both") }
+        if merge, list || shard != nil { throw ValidationError("--merge reports earlier runs; it takes no --list or --shard") }
     }
 
     func options(workingDirectory: String = FileManager.default.currentDirectoryPath) throws -> TestRunOptions {
         var options = TestRunOptions()
+        if merge {
+            guard !pages.isEmpty else { throw ShellError.invalidArgument("--merge needs the JSON reports to merge (e.g. shard-*.json)") }
+            options.mergeReports = pages
+            options.reporters = try reporter.isEmpty ? [ReporterChoice(kind: .list, destination: .standardOutput)]
+                : reporter.map { try ReporterChoice(parsing: $0, outputDirectory: output) }
+            try ReporterChoice.validate(options.reporters)
+            options.passWithNoTests = passWithNoTests
+            return options
+        }
         guard !pages.isEmpty else { throw ShellError.invalidArgument("no test pages given (see hybrid-run test --help)") }
         let (found, warnings) = try TestPageList(workingDirectory: workingDirectory).expand(pages)
         options.warnings = warnings

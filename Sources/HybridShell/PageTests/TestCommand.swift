@@ -20,6 +20,7 @@ public final class TestCommand {
 
     public func run() async -> RunOutcome {
         for warning in options.warnings { errors.write("hybrid-run: warning: \(warning)") }
+        if !options.mergeReports.isEmpty { return merge() }
         if let problem = MainLoop.displayError { return RunOutcome(.failure, problem) }
         let started = ContinuousClock.now
         let pages = options.pages
@@ -79,6 +80,40 @@ public final class TestCommand {
             (machineOnStdout ? errors : output).write(summary.summaryLine)
         }
         if let reportProblem { return RunOutcome(.failure, reportProblem) }
+        return RunOutcome(summary.exitStatus, reason(for: summary))
+    }
+
+    /// `--merge`: the reports of earlier runs as one run, through the chosen reporters, with the
+    /// exit code that run earns.
+    private func merge() -> RunOutcome {
+        var summaries: [TestRunSummary] = []
+        for path in options.mergeReports {
+            let text: String
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                let why = FileManager.default.fileExists(atPath: path) ? error.localizedDescription : "no such file"
+                return RunOutcome(.usage, "cannot read the report \(path): \(why)")
+            }
+            do {
+                summaries.append(try TestReportMerge.decode(text))
+            } catch {
+                return RunOutcome(.usage, "\(path): \(error)")
+            }
+        }
+        var summary = TestReportMerge.merge(summaries)
+        summary.passWithNoTests = summary.passWithNoTests || options.passWithNoTests
+        let useColor = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let reporters = options.reporters.map { $0.makeReporter(useColor: useColor, passWithNoTests: summary.passWithNoTests) }
+        for reporter in reporters {
+            reporter.runStarted(pages: summary.pages.map(\.page), workers: 1)
+            for page in summary.pages { reporter.pageFinished(page) }
+        }
+        for reporter in reporters {
+            do { try reporter.runFinished(summary) } catch { return RunOutcome(.failure, "\(error)") }
+        }
+        let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && ($0.kind == .json || $0.kind == .junit) }
+        (machineOnStdout ? errors : output).write(summary.summaryLine)
         return RunOutcome(summary.exitStatus, reason(for: summary))
     }
 

@@ -12,6 +12,8 @@ public struct TestRunOptions: Sendable {
     public var passWithNoTests = false
     /// Print the tests instead of running them.
     public var list: Bool { executor.adapter.list }
+    /// `--merge`: JSON reports of earlier runs (shards) to merge and report instead of running pages.
+    public var mergeReports: [String] = []
     /// Warnings found while reading the arguments (a glob that matched nothing).
     public var warnings: [String] = []
 

@@ -42,9 +42,15 @@ extension PageTestCommandLineTests {
             let directory = Self.root + "grep/"
             var seen: [String] = []
             var summaries: [TestRunSummary] = []
-            for shard in ["1/3", "2/3", "3/3"] {
+            var reports: [String] = []
+            let directoryOfReports = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directoryOfReports, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directoryOfReports) }
+            for (index, shard) in ["1/3", "2/3", "3/3"].enumerated() {
                 let run = try await PageTestRun.run([directory, "--shard", shard])
                 defer { run.cleanUp() }
+                reports.append(directoryOfReports + "/shard-\(index + 1).json")
+                try FileManager.default.copyItem(atPath: run.output + "/results.json", toPath: reports[index])
                 #expect(run.status == 0, "shard \(shard): \(run.stderr)")
                 seen += run.pages.compactMap { $0["page"]?.stringValue }
                 let text = try String(contentsOfFile: run.output + "/results.json", encoding: .utf8)
@@ -55,6 +61,26 @@ extension PageTestCommandLineTests {
             let merged = TestReportMerge.merge(summaries)
             #expect(merged.pages.map(\.page) == seen.sorted())
             #expect(merged.exitStatus == .success)
+
+            let junit = directoryOfReports + "/all.xml"
+            let cli = try await CommandLineRun.run(["test", "--merge"] + reports + ["--reporter", "junit:\(junit)"])
+            #expect(cli.status == 0, "stderr: \(cli.stderr)")
+            #expect(cli.stdout == "hybrid-run: 16 passed, 0 failed, 0 skipped\n")
+            #expect(try XMLDocument(contentsOf: URL(fileURLWithPath: junit)).nodes(forXPath: "//testcase").count == 16)
+        }
+
+        @Test func mergeRefusesWhatIsNotAReport() async throws {
+            let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json").path
+            try #"{"version": 1, "tool": "hybrid-run", "pages": [{"page": 3}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: bad) }
+            let invalid = try await CommandLineRun.run(["test", "--merge", bad])
+            #expect(invalid.status == 4)
+            #expect(invalid.stderr.hasPrefix("hybrid-run: error: \(bad): invalid test report: "), "stderr: \(invalid.stderr)")
+            let missing = try await CommandLineRun.run(["test", "--merge", "/nonexistent/shard.json"])
+            #expect(missing.status == 4)
+            #expect(missing.stderr == "hybrid-run: error: cannot read the report /nonexistent/shard.json: no such file\n")
+            let both = try await CommandLineRun.run(["test", "--merge", bad, "--list"])
+            #expect(both.status == 4)
         }
 
         @Test(arguments: ["qunit", "mocha", "jasmine", "hybrid"])
