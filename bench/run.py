@@ -6,6 +6,7 @@ Usage:
   python3 bench/run.py all                  every suite in bench/suites.json
   python3 bench/run.py --list               suites, entries, and which binaries exist
   python3 bench/run.py --idle-cpu [--ready TEXT] [--settle S] [--duration S] [--json] -- CMD...
+  python3 bench/run.py pagetests            the page test runner against MiniBrowser, and its memory
 
 Suites and their commands live in bench/suites.json. Commands run from the repository root, one
 at a time, interleaved (A, B, C, A, B, C, ...) so drift hits all entries alike; a first warm-up
@@ -14,6 +15,10 @@ round is discarded. Measures:
   json      the metrics of the one JSON line the command prints on stdout
   idle-cpu  % of one core used by the command's whole process tree over --duration seconds,
             after its ready line (if "ready" is set) and "settle" more seconds
+  pagetests `hybrid-run test` on N generated copies of the suite's "template" page (wall time,
+            per-page times from its JSON report, process-tree memory every "memory_every"
+            finished pages), or with "per_page" one process per page (the MiniBrowser baseline)
+A suite's optional "targets" are checked against the medians and printed under its table.
 A metric is a number whose JSON key ends in a unit: _ms, _us, _s, _mib, _pct; a suite's optional
 "metrics" list keeps only those keys.
 Entries whose binary does not exist (e.g. the Swift counterparts before `swift build -c release`)
@@ -25,6 +30,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import socket
@@ -115,10 +121,16 @@ def load_suites():
         return json.load(file)
 
 
-def expand(cmd):
+class Placeholders(dict):
+    """Format values that leave unknown {names} in place, for a measure to fill in later."""
+    def __missing__(self, key):
+        return "{" + key + "}"
+
+
+def expand(cmd, **values):
     minibrowser = next((p for p in MINIBROWSER_PATHS if os.access(p, os.X_OK)), "MiniBrowser")
-    values = {"repo": REPO, "repo_uri": "file://" + REPO, "minibrowser": minibrowser}
-    return [arg.format(**values) for arg in cmd]
+    values = Placeholders(repo=REPO, repo_uri="file://" + REPO, minibrowser=minibrowser, **values)
+    return [arg.format_map(values) for arg in cmd]
 
 
 def missing_binary(cmd, note=None):
@@ -180,9 +192,9 @@ def measure_json(entry, env, timeout):
     return metrics
 
 
-def process_tree_ticks(root):
-    """{pid: utime+stime ticks} for root and all its descendants."""
-    stats = {}
+def process_table():
+    """{pid: (ppid, utime+stime ticks, comm)} for every process."""
+    table = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -191,15 +203,27 @@ def process_tree_ticks(root):
                 text = file.read()
         except OSError:
             continue
+        comm = text[text.index("(") + 1:text.rindex(")")]
         fields = text[text.rindex(")") + 2:].split()  # after the comm, which may hold spaces
-        stats[int(name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
-    tree, queue = {}, [root]
+        table[int(name)] = (int(fields[1]), int(fields[11]) + int(fields[12]), comm)
+    return table
+
+
+def process_tree(root, table):
+    """root and all its descendants found in table, root first."""
+    tree, queue = [], [root]
     while queue:
-        pid = queue.pop()
-        if pid in stats:
-            tree[pid] = stats[pid][1]
-            queue.extend(child for child, (ppid, _) in stats.items() if ppid == pid)
+        pid = queue.pop(0)
+        if pid in table:
+            tree.append(pid)
+            queue.extend(child for child, (ppid, _, _) in table.items() if ppid == pid)
     return tree
+
+
+def process_tree_ticks(root):
+    """{pid: utime+stime ticks} for root and all its descendants."""
+    table = process_table()
+    return {pid: table[pid][1] for pid in process_tree(root, table)}
 
 
 def idle_cpu(argv, env, ready=None, settle=0.0, duration=10.0, timeout=120):
@@ -245,19 +269,206 @@ def measure_idle(entry, env, timeout, duration=10.0):
     return {"cpu_pct": metrics["cpu_pct"]}
 
 
-MEASURES = {"wall": measure_wall, "json": measure_json, "idle-cpu": measure_idle}
+# --- page tests --------------------------------------------------------------------------------
+
+PROGRESS_LINE = re.compile(r"^hybrid-run: \[(\d+)/(\d+)\] ")
+
+
+def generated_pages(entry):
+    """A directory of the entry's "pages" copies of the suite's template (made once per suite)."""
+    count = entry["_spec"]["pages"]
+    directory = os.path.join(entry["_workdir"], f"pages-{count}")
+    if not os.path.isdir(directory):
+        os.mkdir(directory)
+        template = os.path.join(REPO, entry["_suite"]["template"])
+        digits = len(str(count))
+        for index in range(1, count + 1):  # zero-padded, so sorting by name keeps this order
+            shutil.copyfile(template, os.path.join(directory, f"page-{index:0{digits}d}.html"))
+    return directory
+
+
+def process_kind(comm, is_root):
+    if is_root:
+        return "ui"
+    if comm.startswith("WebKitWebProces"):  # comm is cut to 15 characters
+        return "web"
+    if comm.startswith("WebKitNetworkPr"):
+        return "network"
+    return "other"
+
+
+MEMORY_FIELDS = {"pss": ("smaps_rollup", "Pss:"), "rss": ("status", "VmRSS:")}
+
+
+def read_memory_kib(pid, kind):
+    """PSS or RSS of pid in KiB, None if it is gone; PermissionError if unreadable."""
+    name, key = MEMORY_FIELDS[kind]
+    try:
+        with open(f"/proc/{pid}/{name}") as file:
+            return next((int(line.split()[1]) for line in file if line.startswith(key)), None)
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
+def memory_snapshot(root):
+    """PSS (RSS if any smaps_rollup is unreadable) of root's process tree, per process kind; the
+    tree is stopped (SIGSTOP) while it is read so the sum describes one moment."""
+    table = process_table()
+    stopped = []
+    try:
+        for pid in process_tree(root, table):
+            try:
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+            except ProcessLookupError:
+                pass
+        try:
+            kind, readings = "pss", {pid: read_memory_kib(pid, "pss") for pid in stopped}
+        except PermissionError:
+            kind, readings = "rss", {pid: read_memory_kib(pid, "rss") for pid in stopped}
+    finally:
+        for pid in stopped:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+    snapshot = {"memory": kind, "processes": 0,
+                "ui_mib": 0.0, "web_mib": 0.0, "network_mib": 0.0, "other_mib": 0.0}
+    for pid, kib in readings.items():
+        if kib is not None:
+            snapshot["processes"] += 1
+            snapshot[process_kind(table[pid][2], pid == root) + "_mib"] += kib / 1024
+    snapshot["total_mib"] = sum(snapshot[k + "_mib"] for k in ("ui", "web", "network", "other"))
+    return snapshot
+
+
+def run_page_tests(argv, env, timeout, total, sample_every):
+    """Runs `hybrid-run test` to its end, counting the per-page progress lines on stderr and
+    sampling memory at every sample_every-th one and at the last; returns
+    (wall seconds, exit code, progress line count, samples, other stderr lines)."""
+    progress, samples, other, timed_out = 0, [], [], threading.Event()
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+    def expire():
+        timed_out.set()
+        stop(process)
+    timer = threading.Timer(timeout, expire)
+    timer.start()
+    try:
+        for line in process.stderr:
+            match = PROGRESS_LINE.match(line)
+            if not match:
+                other.append(line.rstrip())
+                continue
+            progress += 1
+            done = int(match.group(1))
+            if sample_every and (done % sample_every == 0 or done == total):
+                samples.append({"pages": done, **memory_snapshot(process.pid)})
+        process.wait()
+    finally:
+        timer.cancel()
+        if process.poll() is None:
+            stop(process)
+    wall = time.perf_counter() - start
+    if timed_out.is_set():
+        raise Failure(f"timed out after {timeout:g} s ({progress} pages finished)")
+    return wall, process.returncode, progress, samples, other
+
+
+def first_pages(pages):
+    """The first page each worker ran: workers take pages in name order, so its lowest name."""
+    firsts = {}
+    for page in sorted(pages, key=lambda p: p["page"]):
+        firsts.setdefault(page["worker"], page)
+    return list(firsts.values())
+
+
+def memory_metrics(samples, report_at):
+    """{pss_at_N_mib: ..., pss_growth_per_100_pages_mib: ...} from the samples; the growth is
+    the least-squares slope over the samples from the first report_at point on."""
+    kind = samples[0]["memory"]
+    by_pages = {s["pages"]: s["total_mib"] for s in samples}
+    metrics = {f"{kind}_at_{n}_mib": by_pages[n] for n in report_at if n in by_pages}
+    tail = [s for s in samples if s["pages"] >= min(report_at)]
+    if len(tail) >= 2:
+        slope = statistics.linear_regression([s["pages"] for s in tail],
+                                             [s["total_mib"] for s in tail]).slope
+        metrics[f"{kind}_growth_per_100_pages_mib"] = slope * 100
+    return metrics
+
+
+def measure_pagetests(entry, env, timeout):
+    spec = entry["_spec"]
+    count = spec["pages"]
+    directory = generated_pages(entry)
+    if spec.get("per_page"):
+        return measure_per_page(entry, env, timeout, directory, count)
+
+    report = os.path.join(entry["_workdir"], f"{entry['name']}-report.json")
+    if os.path.exists(report):
+        os.remove(report)
+    argv = expand(entry["argv"], pages_dir=directory, report=report)
+    wall, code, progress, samples, other = run_page_tests(
+        argv, env, timeout, count, spec.get("memory_every"))
+    if code != 0:
+        raise Failure(f"exit {code}: {' | '.join(other)[-600:]}")
+    if progress != count:
+        raise Failure(f"{progress} progress lines on stderr for {count} pages: {other[-3:]}")
+    with open(report) as file:
+        data = json.load(file)
+    pages = data["pages"]
+    bad = [p["page"] for p in pages if p["outcome"] != "completed"]
+    if len(pages) != count or bad or data["summary"]["failed"]:
+        raise Failure(f"report: {len(pages)} pages, {data['summary']['failed']} failed, "
+                      f"not completed: {bad[:3]}")
+    firsts = first_pages(pages)
+    warm = [p["duration"] for p in pages if not any(p is f for f in firsts)]
+    metrics = {
+        "wall_ms": wall * 1000,
+        "run_ms": data["summary"]["duration"],
+        "per_page_ms": wall * 1000 / count,
+        "page_median_ms": statistics.median(p["duration"] for p in pages),
+        "page_median_warm_ms": statistics.median(warm),
+        "first_page_ms": statistics.median(p["duration"] for p in firsts),
+    }
+    if samples:
+        metrics.update(memory_metrics(samples, spec.get("memory_at", [count])))
+    entry.setdefault("details", []).append({
+        "progress_lines": progress, "memory_samples": samples,
+        "pages": [{"page": os.path.basename(p["page"]), "worker": p["worker"],
+                   "duration_ms": round(p["duration"], 1)} for p in pages]})
+    return metrics
+
+
+def measure_per_page(entry, env, timeout, directory, count):
+    """One process per page, one after another (the MiniBrowser baseline)."""
+    each = []
+    start = time.perf_counter()
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        wall, _ = run_once(expand(entry["argv"], page=path, page_uri="file://" + path), env, timeout)
+        each.append(wall * 1000)
+    total = time.perf_counter() - start
+    return {"wall_ms": total * 1000, "per_page_ms": total * 1000 / count,
+            "page_median_ms": statistics.median(each)}
+
+
+MEASURES = {"wall": measure_wall, "json": measure_json, "idle-cpu": measure_idle,
+            "pagetests": measure_pagetests}
 
 
 # --- running suites ----------------------------------------------------------------------------
 
 def run_suite(name, suite, runs, warmup, baseline, env, timeout):
-    measure = MEASURES[suite["measure"]]
     entries = []
     for spec in suite["entries"]:
         argv = expand(spec["cmd"])
         entry = {"name": spec["name"], "argv": argv, "ready": spec.get("ready"),
                  "settle": spec.get("settle", 0), "samples": {}, "status": "ok",
-                 "baseline": spec.get("baseline", baseline), "compare": spec.get("compare", {})}
+                 "baseline": spec.get("baseline", baseline), "compare": spec.get("compare", {}),
+                 "_spec": spec, "_suite": suite}  # keys starting with _ stay out of --json
         missing = missing_binary(argv, spec.get("note"))
         if missing:
             entry.update(status="skipped", note=missing)
@@ -266,24 +477,10 @@ def run_suite(name, suite, runs, warmup, baseline, env, timeout):
     active = [e for e in entries if e["status"] == "ok"]
     log(f"== {name}: {suite['description']}")
     log(f"   {len(active)} entries x {runs} runs, interleaved, after {warmup} warm-up round(s)")
-    for round_index in range(-warmup, runs):
+    with tempfile.TemporaryDirectory(prefix="hybrid-bench-") as workdir:  # for generated pages
         for entry in active:
-            if entry["status"] != "ok":
-                continue
-            label = "warm-up" if round_index < 0 else f"run {round_index + 1}/{runs}"
-            try:
-                metrics = measure(entry, env, timeout)
-            except (Failure, subprocess.TimeoutExpired, json.JSONDecodeError) as error:
-                entry.update(status="failed", note=str(error))
-                log(f"   {entry['name']}: FAILED: {error}")
-                continue
-            log(f"   {label} {entry['name']}: "
-                + ", ".join(f"{k}={v:.1f}" for k, v in metrics.items()))
-            if round_index >= 0:
-                for key, value in metrics.items():
-                    if "metrics" in suite and key not in suite["metrics"]:
-                        continue
-                    entry["samples"].setdefault(key, []).append(value)
+            entry["_workdir"] = workdir
+        run_rounds(suite, active, runs, warmup, env, timeout)
 
     by_name = {e["name"]: e for e in entries}
     for entry in entries:
@@ -300,13 +497,59 @@ def run_suite(name, suite, runs, warmup, baseline, env, timeout):
                 entry["ratio"][key] = value / base_value
                 entry["ratio_to"][key] = f"{base['name']}:{base_key}"
     return {"description": suite["description"], "measure": suite["measure"], "runs": runs,
-            "warmup_rounds": warmup, "baseline": baseline, "entries": entries}
+            "warmup_rounds": warmup, "baseline": baseline, "entries": entries,
+            "targets": [check_target(t, by_name) for t in suite.get("targets", [])]}
+
+
+def run_rounds(suite, active, runs, warmup, env, timeout):
+    measure = MEASURES[suite["measure"]]
+    for round_index in range(-warmup, runs):
+        for entry in active:
+            if entry["status"] != "ok":
+                continue
+            label = "warm-up" if round_index < 0 else f"run {round_index + 1}/{runs}"
+            try:
+                metrics = measure(entry, env, timeout)
+            except (Failure, subprocess.TimeoutExpired, json.JSONDecodeError) as error:
+                entry.update(status="failed", note=str(error))
+                log(f"   {entry['name']}: FAILED: {error}")
+                continue
+            log(f"   {label} {entry['name']}: "
+                + ", ".join(f"{k}={v:.1f}" for k, v in metrics.items()))
+            if round_index < 0:
+                entry.pop("details", None)  # what a measure kept about a warm-up run
+                continue
+            for key, value in metrics.items():
+                if "metrics" in suite and key not in suite["metrics"]:
+                    continue
+                entry["samples"].setdefault(key, []).append(value)
+
+
+def median_of(reference, by_name):
+    """The median of "entry:metric", or None."""
+    name, _, key = reference.partition(":")
+    return by_name.get(name, {}).get("median", {}).get(key)
+
+
+def check_target(target, by_name):
+    """A suite target, e.g. {"label": ..., "value": "a:wall_ms", "over": "b:wall_ms",
+    "at_least": 20, "unit": "x"} (value / over >= 20), evaluated on the medians."""
+    value = median_of(target["value"], by_name)
+    if value is not None and "over" in target:
+        over = median_of(target["over"], by_name)
+        value = value / over if over else None
+    result = {**target, "measured": value, "met": None}
+    if value is not None:
+        result["met"] = (value >= target["at_least"] if "at_least" in target
+                         else value <= target["at_most"])
+    return result
 
 
 def print_table(name, result):
     print(f"\n{name}: {result['description']}")
     print(f"  medians of {result['runs']} runs each, interleaved; ratio = median / baseline's median")
-    print(f"  {'entry':<18}{'metric':<18}{'median':>10}{'min':>10}{'max':>10}{'n':>4}  ratio")
+    width = max([18] + [len(k) + 2 for e in result["entries"] for k in e.get("median", {})])
+    print(f"  {'entry':<18}{'metric':<{width}}{'median':>10}{'min':>10}{'max':>10}{'n':>4}  ratio")
     for entry in result["entries"]:
         if entry["status"] == "skipped":
             print(f"  {entry['name']:<18}skipped: {entry['note']}")
@@ -315,16 +558,41 @@ def print_table(name, result):
             samples = entry["samples"][key]
             ratio = entry["ratio"].get(key)
             ratio_text = f"{ratio:.2f}x {entry['ratio_to'][key]}" if ratio is not None else ""
-            print(f"  {entry['name']:<18}{key:<18}{median:>10.1f}{min(samples):>10.1f}"
+            print(f"  {entry['name']:<18}{key:<{width}}{median:>10.1f}{min(samples):>10.1f}"
                   f"{max(samples):>10.1f}{len(samples):>4}  {ratio_text}")
+        print_memory_trace(entry)
         if entry["status"] == "failed":
             print(f"  {entry['name']:<18}FAILED: {entry['note']}")
+    for target in result.get("targets", []):
+        bound = (f">= {target['at_least']:g}" if "at_least" in target else f"<= {target['at_most']:g}")
+        unit = target.get("unit", "")
+        if target["measured"] is None:
+            print(f"  target: {target['label']}: not measured (target {bound}{unit})")
+        else:
+            print(f"  target: {target['label']}: {target['measured']:.1f}{unit} (target {bound}{unit}): "
+                  + ("met" if target["met"] else "NOT met"))
+
+
+def print_memory_trace(entry):
+    """One line of memory by pages finished (median over runs), if the measure sampled it."""
+    runs = [d["memory_samples"] for d in entry.get("details", []) if d.get("memory_samples")]
+    if not runs:
+        return
+    points = sorted({s["pages"] for run in runs for s in run})
+    trace = []
+    for pages in points:
+        values = [s for run in runs for s in run if s["pages"] == pages]
+        trace.append(f"{pages}: {statistics.median(s['total_mib'] for s in values):.0f}"
+                     f" ({statistics.median(s['processes'] for s in values):.0f}p)")
+    print(f"  {'':<18}{runs[0][0]['memory']} MiB by pages done, median of {len(runs)} runs"
+          f" (processes): {', '.join(trace)}")
 
 
 def environment():
     info = {"python": platform.python_version(), "machine": platform.machine(),
             "kernel": platform.release(), "cpus": os.cpu_count(),
-            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "loadavg_at_end": os.getloadavg()}
     try:
         info["webkit2gtk"] = subprocess.run(["pkg-config", "--modversion", "webkit2gtk-4.1"],
                                             capture_output=True, text=True).stdout.strip()
@@ -387,6 +655,8 @@ def main_suites(argv):
         for result in results.values():
             for entry in result["entries"]:
                 entry["cmd"] = entry.pop("argv")
+                for key in [k for k in entry if k.startswith("_")]:
+                    del entry[key]
         json.dump({"environment": environment(), "suites": results}, sys.stdout, indent=2)
         print()
     else:

@@ -81,6 +81,17 @@ struct PageTestMonitorTests {
         #expect(reason.contains("no test framework started"))
     }
 
+    @Test func aRequestedFrameworkThePageLacksFailsSoonAfterLoadNamingWhatItHas() {
+        var monitor = PageTestMonitor(limits: PageTestLimits(), requestedFramework: "jasmine", now: start)
+        loaded(&monitor, frameworks: ["qunit"])
+        #expect(monitor.nextDeadline == at(0.03) + .seconds(5))
+        #expect(monitor.expire(at: at(5.1)).first == .finish(.frameworkNotStarted("--framework jasmine: the page has no jasmine tests (it has qunit)")))
+
+        var present = PageTestMonitor(limits: PageTestLimits(), requestedFramework: "qunit", now: start)
+        loaded(&present, frameworks: ["qunit"])
+        #expect(present.nextDeadline == at(0.03) + PageTestLimits().idle, "a present framework gets the idle deadline")
+    }
+
     @Test func aFrameworkThatThrowsBeforeStartingFailsFastWithTheError() {
         var monitor = monitor()
         _ = monitor.handle(.committed(url: "file:///t.html"), at: at(0.01))
