@@ -2123,10 +2123,10 @@ function qunitFailure(details, assertion) {
 // grep prunes the suite tree before the run (Mocha's own grep matches its space-joined titles,
 // not our full names); list mode walks the tree and lets Mocha do a dry run.
 //
-// Hook failures are reported as failed tests: a failing beforeEach or afterEach of the test that
-// runs fails that test (the message starts with the hook's title); any other hook failure is a
-// test of its own, named as Mocha names the hook (`"before all" hook for "adds"`), in the hook's
-// suite. Uncaught errors outside any test, and failures of a test after it ended, go to the
+// Hook failures are reported as failed tests: a failing beforeEach of the test that runs fails
+// that test (the message starts with the hook's title); any other hook failure, afterEach
+// included (Mocha has ended the test by then), is a test of its own, named as Mocha names the
+// hook (`"after each" hook for "adds"`), in the hook's suite. Uncaught errors outside any test, and failures of a test after it ended, go to the
 // run's failures.
 
 function hookMocha(mocha, context) {
