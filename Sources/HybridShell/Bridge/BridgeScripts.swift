@@ -2839,6 +2839,9 @@ function installTestApi(test, assert) {
   const flush = bridge[Symbol.for('hybridshell.flush')];
   if (typeof flush === 'function') Object.defineProperty(api, Symbol.for('hybridshell.flush'), { value: flush });
   try {
+    // Removed first: redefining a global in place is not seen by every engine's global object
+    // (Node 18's vm contexts, where the adapter's own tests run, keep the old value).
+    delete window.hybrid;
     Object.defineProperty(window, 'hybrid', { value: Object.freeze(api), enumerable: true, configurable: true });
   } catch (error) {
     console.warn('hybridshell test: could not add hybrid.test: ' + error.message);
