@@ -137,10 +137,20 @@ enum PageTestEvent: Sendable, Equatable {
                     throw reader.invalid("kind", "expected assertion or error, got \(JSONValue.quoted(kind))")
                 }
                 failures.append(TestFailure(kind: parsed, message: try reader.optionalString("message") ?? "",
-                                            stack: try reader.optionalString("stack"), actual: try reader.optionalString("actual"),
+                                            stack: PageTestEvent.pageFrames(try reader.optionalString("stack")), actual: try reader.optionalString("actual"),
                                             expected: try reader.optionalString("expected")))
             }
             return failures
         }
+    }
+
+    /// A stack without the frames of HybridShell's own user scripts (`user-script:N:…`, the test
+    /// adapter and the bridge): they are the same in every failure and hide the page's frames.
+    /// Nil when nothing is left.
+    static func pageFrames(_ stack: String?) -> String? {
+        guard let stack else { return nil }
+        let kept = stack.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("@user-script:") && !$0.hasPrefix("user-script:") }
+        let text = kept.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
     }
 }

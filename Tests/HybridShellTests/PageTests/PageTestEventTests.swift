@@ -21,6 +21,14 @@ struct PageTestEventTests {
         #expect(try decode(#"{"event":"error","message":"broke","stack":null}"#) == .error(message: "broke", stack: nil))
     }
 
+    @Test func stacksLoseTheFramesOfHybridShellsOwnScripts() {
+        let stack = "AssertionError@user-script:8:964:10\nequal@user-script:8:980:31\n@file:///t/suite.html:23:19\nrun@user-script:8:1214:29"
+        #expect(PageTestEvent.pageFrames(stack) == "@file:///t/suite.html:23:19")
+        #expect(PageTestEvent.pageFrames("run@user-script:8:1:2") == nil)
+        #expect(PageTestEvent.pageFrames("@file:///a.html:1:2\n@file:///b.js:3:4") == "@file:///a.html:1:2\n@file:///b.js:3:4")
+        #expect(PageTestEvent.pageFrames(nil) == nil)
+    }
+
     @Test(arguments: [
         (#"{"name":"a"}"#, "event.event: missing"),
         (#"{"event":"party"}"#, "event.event: unknown event \"party\""),
