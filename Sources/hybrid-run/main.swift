@@ -9,7 +9,7 @@ let errors = OutputLines.standardError
 // `hybrid-run URL` and `hybrid-run test PAGES…` share the first argument, so the command is chosen
 // here rather than by ArgumentParser (whose root positional would swallow "test").
 var arguments = Array(CommandLine.arguments.dropFirst())
-let commands: [String: any ParsableCommand.Type] = ["test": HybridRunTest.self]
+let commands: [String: any ParsableCommand.Type] = ["test": HybridRunTest.self, "ctl": HybridRunCtl.self]
 let commandType: any ParsableCommand.Type
 if let first = arguments.first, let chosen = commands[first] {
     commandType = chosen
@@ -34,6 +34,9 @@ do {
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
             return outcome.status.rawValue
         })
+    case let ctl as HybridRunCtl:
+        // A blocking client: no GLib loop, no GTK.
+        exit(ctl.execute())
     default:
         var other = command
         try other.run()
