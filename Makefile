@@ -22,8 +22,8 @@ run: deps build
 
 test: deps build vendor bridge-js
 	@before=$$(pgrep -x WebKitWebProces | sort); \
-	$(XVFB) swift test --skip-build --filter ExclusiveTests --no-parallel && \
-	$(XVFB) swift test --skip-build --skip ExclusiveTests; status=$$?; \
+	$(XVFB) bash Tests/swift-test.sh --filter ExclusiveTests --no-parallel && \
+	$(XVFB) bash Tests/swift-test.sh --skip ExclusiveTests; status=$$?; \
 	for i in $$(seq 50); do \
 		leaked=$$(comm -13 <(echo "$$before") <(pgrep -x WebKitWebProces | sort) | grep . || true); \
 		[ -z "$$leaked" ] && break; sleep 0.2; \

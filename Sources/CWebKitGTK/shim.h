@@ -6,6 +6,7 @@
 #include <webkit2/webkit2.h>
 #include <glib-unix.h>
 #include <libsoup/soup.h>
+#include <gdk/gdkx.h>
 
 static inline GObject *hs_object(gpointer instance) { return G_OBJECT(instance); }
 static inline GtkWidget *hs_widget(gpointer instance) { return GTK_WIDGET(instance); }
@@ -56,5 +57,28 @@ static inline GQuark hs_io_error(void) { return G_IO_ERROR; }
 
 static inline gboolean hs_true(void) { return TRUE; }
 static inline gboolean hs_false(void) { return FALSE; }
+
+/// `G_OBJECT_TYPE_NAME`: which kind of `WebKitPermissionRequest` arrived.
+static inline const char *hs_type_name(gpointer instance) { return G_OBJECT_TYPE_NAME(instance); }
+
+/// `GDK_IS_X11_DISPLAY`: X11-only calls (the screen saver reset) are skipped elsewhere.
+static inline gboolean hs_is_x11_display(GdkDisplay *display) { return GDK_IS_X11_DISPLAY(display); }
+
+/// Resets the X server's screen-saver and DPMS idle timers, as `xset s reset` does.
+static inline void hs_x11_reset_screen_saver(GdkDisplay *display) {
+    if (GDK_IS_X11_DISPLAY(display)) XResetScreenSaver(gdk_x11_display_get_xdisplay(display));
+}
+
+/// `g_object_new(WEBKIT_TYPE_WEB_CONTEXT, …)` with memory-pressure settings for its web processes
+/// (a construct-only property).
+static inline WebKitWebContext *hs_web_context_new(WebKitWebsiteDataManager *manager,
+                                                   WebKitMemoryPressureSettings *memory)
+{
+    if (manager != NULL) {
+        return WEBKIT_WEB_CONTEXT(g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", manager,
+                                               "memory-pressure-settings", memory, NULL));
+    }
+    return WEBKIT_WEB_CONTEXT(g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "memory-pressure-settings", memory, NULL));
+}
 
 #endif

@@ -18,7 +18,8 @@ struct HybridRun: ParsableCommand {
 
             Exit codes: 0 ok · 2 load failed, web process crashed or no display · 3 timeout · 4 usage error.
 
-            Other commands: hybrid-run test PAGES… runs test pages (see hybrid-run test --help).
+            Other commands: hybrid-run test PAGES… runs test pages; hybrid-run kiosk runs one app full screen; \
+            hybrid-run ctl talks to a running kiosk (see hybrid-run test|kiosk|ctl --help).
             """,
         version: "hybrid-run 0.1 (WebKitGTK \(WebContext.engineVersion))"
     )

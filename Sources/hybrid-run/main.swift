@@ -9,7 +9,7 @@ let errors = OutputLines.standardError
 // `hybrid-run URL` and `hybrid-run test PAGES…` share the first argument, so the command is chosen
 // here rather than by ArgumentParser (whose root positional would swallow "test").
 var arguments = Array(CommandLine.arguments.dropFirst())
-let commands: [String: any ParsableCommand.Type] = ["test": HybridRunTest.self, "ctl": HybridRunCtl.self]
+let commands: [String: any ParsableCommand.Type] = ["test": HybridRunTest.self, "ctl": HybridRunCtl.self, "kiosk": HybridRunKiosk.self]
 let commandType: any ParsableCommand.Type
 if let first = arguments.first, let chosen = commands[first] {
     commandType = chosen
@@ -31,6 +31,13 @@ do {
         let options = usageChecked { try test.options() }
         exit(MainLoop.run {
             let outcome = await TestCommand(options: options).run()
+            if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
+            return outcome.status.rawValue
+        })
+    case let kiosk as HybridRunKiosk:
+        let profile = usageChecked { try kiosk.profile() }
+        exit(MainLoop.run {
+            let outcome = await KioskCommand(profile: profile, check: kiosk.check, printEvents: kiosk.printEvents).run()
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
             return outcome.status.rawValue
         })

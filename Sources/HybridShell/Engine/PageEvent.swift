@@ -28,4 +28,10 @@ public enum PageEvent: Sendable, Equatable {
     case newWindowRequested(url: String, decision: String)
     /// The page called `window.close()` (`close`).
     case closeRequested
+    /// A context menu was not shown (`context-menu` answered TRUE).
+    case contextMenuSuppressed
+    /// An input event the view's input filter swallowed, described (`ctrl+r`, `button 8`, `pinch`).
+    case inputBlocked(String)
+    /// A permission request and the answer (`permission-request`).
+    case permissionDecided(PermissionRequest, granted: Bool)
 }

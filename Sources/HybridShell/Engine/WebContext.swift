@@ -17,13 +17,15 @@ public final class WebContext {
     let native: WebKitContext
 
     /// Creates a context. `headless` applies the start-up tuning measured under Xvfb (see
-    /// bench/README.md); it only takes effect for the first context of a process.
-    public init(storage: Storage = .ephemeral, headless: Bool = true) throws(ShellError) {
+    /// bench/README.md); it only takes effect for the first context of a process. With
+    /// `memoryLimitMiB`, a web process that grows past it is killed by WebKit and its views report
+    /// ``WebProcessTerminationReason/exceededMemoryLimit`` (`WebKitMemoryPressureSettings`).
+    public init(storage: Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil) throws(ShellError) {
         if let problem = MainLoop.displayError { throw .noDisplay(problem) }
         if headless { WebKitEnvironment.applyHeadlessDefaults() }
         switch storage {
         case .ephemeral:
-            native = WebKitContext(dataDirectory: nil)
+            native = WebKitContext(dataDirectory: nil, memoryLimitMiB: memoryLimitMiB)
         case .persistent(let directory):
             let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
             do {
@@ -34,9 +36,14 @@ public final class WebContext {
             guard FileManager.default.isWritableFile(atPath: absolute) else {
                 throw .invalidArgument("the data directory \(absolute) is not writable")
             }
-            native = WebKitContext(dataDirectory: absolute)
+            native = WebKitContext(dataDirectory: absolute, memoryLimitMiB: memoryLimitMiB)
         }
         self.storage = storage
+    }
+
+    /// Removes every site's cookies, storage and caches (`webkit_website_data_manager_clear`).
+    public func clearWebsiteData() async {
+        await native.clearWebsiteData()
     }
 
     private static var sharedContext: WebContext?

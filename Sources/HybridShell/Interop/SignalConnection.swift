@@ -93,6 +93,15 @@ let twoPointerPredicateSignalTrampoline: @convention(c) (gpointer?, gpointer?, g
     return EngineActor.assumeIsolated { body(first, second) } ? 1 : 0
 }
 
+/// `gboolean (*)(GObject*, gpointer, gpointer, gpointer, gpointer)` — `context-menu`.
+typealias ThreePointerPredicateSignal = @EngineActor (gpointer?, gpointer?, gpointer?) -> Bool
+let threePointerPredicateSignalTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = {
+    _, first, second, third, data in
+    let body = TypedSignalClosure<ThreePointerPredicateSignal>.from(data)
+    nonisolated(unsafe) let (first, second, third) = (first, second, third)
+    return EngineActor.assumeIsolated { body(first, second, third) } ? 1 : 0
+}
+
 /// `gboolean (*)(GObject*, gpointer, <enum>, gpointer)` — `decide-policy`.
 typealias PointerEnumPredicateSignal = @EngineActor (gpointer?, UInt32) -> Bool
 let pointerEnumPredicateSignalTrampoline: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = {

@@ -24,7 +24,7 @@ final class WebKitView {
     let contentManager: UnsafeMutablePointer<WebKitUserContentManager>
     private let viewReference: GObjectReference
     private let contentManagerReference: GObjectReference
-    private var window: UnsafeMutablePointer<GtkWidget>?
+    private(set) var window: UnsafeMutablePointer<GtkWidget>?
     var connections: [SignalConnection] = []
     var messageHandlers: [(name: String, world: String?)] = []
     var loadFailedSinceStart = false
@@ -37,6 +37,12 @@ final class WebKitView {
     var handleDialog: (ScriptDialog, PendingDialog) -> Bool = { _, _ in false }
     var createWindow: (NavigationAction) -> NewWindowResult = { _ in .loadHere }
     var onWindowDeleted: () -> Void = {}
+    // Kiosk hooks, live once connectKioskSignals() has run.
+    var filterInput: (InputEvent) -> Bool = { _ in false }
+    var showsContextMenu = true
+    var decidePermission: (PermissionRequest) -> Bool = { _ in false }
+    var zoomLocked = false
+    var cursorSheet: OpaquePointer?
 
     init(context: WebKitContext, options: Options) {
         let manager = webkit_user_content_manager_new()!
@@ -80,7 +86,18 @@ final class WebKitView {
             gtk_window_set_default_size(hs_window(window), gint(options.width), gint(options.height))
             gtk_window_set_title(hs_window(window), title)
             gtk_window_set_decorated(hs_window(window), decorated ? 1 : 0)
-            if fullscreen { gtk_window_fullscreen(hs_window(window)) }
+            if fullscreen {
+                // Without a window manager (a bare X server, Xvfb) the fullscreen request is not
+                // honoured, so the window also covers the monitor by itself.
+                if let display = gdk_display_get_default(),
+                   let monitor = gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0) {
+                    var area = GdkRectangle()
+                    gdk_monitor_get_geometry(monitor, &area)
+                    gtk_window_set_default_size(hs_window(window), area.width, area.height)
+                    gtk_window_move(hs_window(window), area.x, area.y)
+                }
+                gtk_window_fullscreen(hs_window(window))
+            }
             gtk_container_add(hs_container(window), widget)
             connections.append(connectSignal(window, "delete-event", signalCallback(pointerPredicateSignalTrampoline),
                                              { [weak self] (_: gpointer?) -> Bool in
@@ -168,6 +185,10 @@ final class WebKitView {
         }
         messageHandlers.removeAll()
         webkit_user_content_manager_remove_all_scripts(contentManager)
+        if let cursorSheet {
+            webkit_user_style_sheet_unref(cursorSheet)
+            self.cursorSheet = nil
+        }
         if let window {
             gtk_widget_destroy(window)
             self.window = nil

@@ -147,7 +147,7 @@ public final class Page {
             crashes.append(now)
             recoveryTimer = LoopTimer(after: delay) { [weak self] in
                 guard let self, self.state != .closed else { return }
-                self.view.reload()
+                if let url = self.manager?.recoveryURL?(self) { self.view.load(url) } else { self.view.reload() }
             }
         case .giveUp(let count):
             crashes.append(now)

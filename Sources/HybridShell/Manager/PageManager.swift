@@ -15,8 +15,13 @@ public final class PageManager {
     public weak var delegate: PageDelegate?
     /// Called when a page gives up after repeated crashes (`hybrid-run` exits with code 2).
     public var onGiveUp: (Page) -> Void = { _ in }
-    /// Whether ``WebView/terminateWebProcess()`` counts as a crash to recover from (tests).
+    /// Whether ``WebView/terminateWebProcess()`` counts as a crash to recover from (tests, and the
+    /// kiosk's hang watchdog, which replaces a hung web process that way).
     public var recoversFromAPITermination = false
+    /// Where a page goes after its web process died: nil reloads the page; the kiosk goes home.
+    public var recoveryURL: ((Page) -> String?)?
+    /// Whether a page that gave up shows the built-in error page (the kiosk shows its own).
+    public var showsErrorPageOnGiveUp = true
     /// Time a closing page's `unload` handlers get before the view is destroyed.
     public var unloadGrace: Duration = .seconds(1)
     /// Reported by the built-in `system.info` handler.
@@ -170,9 +175,11 @@ public final class PageManager {
     private var refillTimer: LoopTimer?
 
     func pageGaveUp(_ page: Page) {
-        page.view.load(html: ErrorPage.html(title: "This page stopped working",
+        if showsErrorPageOnGiveUp {
+            page.view.load(html: ErrorPage.html(title: "This page stopped working",
                                             message: "Its web process crashed repeatedly, so HybridShell stopped reloading it."),
-                       baseURL: nil)
+                           baseURL: nil)
+        }
         onGiveUp(page)
     }
 }

@@ -24,6 +24,10 @@ extension PageEvent {
         case .navigationCancelled(let url): ["event": "navigationCancelled", "url": .string(url)]
         case .newWindowRequested(let url, let decision): ["event": "newWindowRequested", "url": .string(url), "decision": .string(decision)]
         case .closeRequested: ["event": "closeRequested"]
+        case .contextMenuSuppressed: ["event": "contextMenuSuppressed"]
+        case .inputBlocked(let input): ["event": "inputBlocked", "input": .string(input)]
+        case .permissionDecided(let request, let granted):
+            ["event": "permissionDecided", "kind": .string(request.kind), "origin": .string(request.origin), "granted": .bool(granted)]
         }
     }
 }

@@ -11,4 +11,6 @@ extension Duration {
     }
 
     var millisecondsText: String { "\(Int(milliseconds.rounded())) ms" }
+
+    var seconds: Double { milliseconds / 1000 }
 }

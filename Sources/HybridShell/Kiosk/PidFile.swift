@@ -1,0 +1,33 @@
+import Foundation
+
+/// `--pid-file`: the process id, written when the kiosk starts and removed when it stops. A file
+/// naming a live `hybrid-run` refuses the start (two kiosks would fight over one screen).
+public struct PidFile: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func write(pid: Int32 = getpid()) throws(ShellError) {
+        if let text = try? String(contentsOfFile: path, encoding: .utf8),
+           let other = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), other != pid, kill(other, 0) == 0,
+           (try? String(contentsOfFile: "/proc/\(other)/comm", encoding: .utf8))?.hasPrefix("hybrid-run") == true {
+            throw .invalidArgument("\(path) names process \(other), a running hybrid-run; stop it first or use another --pid-file")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try "\(pid)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw .invalidArgument("cannot write the pid file \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes the file if it still names this process.
+    public func remove(pid: Int32 = getpid()) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) == pid else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
