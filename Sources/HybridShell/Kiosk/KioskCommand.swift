@@ -69,7 +69,7 @@ public final class KioskCommand {
         notifier.notify("STOPPING=1")
         watchdogTimer?.cancel()
         listener?.close()
-        await host.stop(reason: result.reason ?? "stopped")
+        await host.stop(reason: stopReason)
         pidFile?.remove()
         return result
     }

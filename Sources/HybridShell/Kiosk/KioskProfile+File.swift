@@ -16,7 +16,8 @@ extension KioskProfile {
         return try read(reader, relativeTo: directory)
     }
 
-    public static func read(_ reader: ConfigReader, relativeTo directory: String) throws(ShellError) -> KioskProfile {
+    /// - Parameter checkHome: whether `home` must be loadable now (a local home must exist).
+    public static func read(_ reader: ConfigReader, relativeTo directory: String, checkHome: Bool = true) throws(ShellError) -> KioskProfile {
         let shell = try ShellConfiguration.read(reader, extraSections: ["home", "kiosk"])
         guard let home = try reader.string("home"), !home.isEmpty else {
             throw reader.error(nil, "a kiosk profile needs home = \"URL, file or directory\" at the top")
@@ -29,7 +30,7 @@ extension KioskProfile {
         profile.shell.crashRecovery = shell.crashRecovery
         if reader.members["pool"] != nil { profile.shell.poolSize = shell.poolSize }
         do {
-            _ = try WebRoute(profile.home).request()
+            if checkHome { _ = try WebRoute(profile.home).request() }
         } catch {
             throw reader.error("home", error.description)
         }
