@@ -105,7 +105,8 @@ public final class KioskCommand {
     // MARK: Output
 
     private func log(_ event: KioskEvent) {
-        if printEvents { stamp(event.jsonObject) } else if let line = event.logLine { errors.write("hybrid-run kiosk: \(line)") }
+        if printEvents { stamp(event.jsonObject) }
+        if let line = event.logLine { errors.write("hybrid-run kiosk: \(line)") }
         if case .loaded = event, !notifiedReady {
             notifiedReady = true
             notifier.notify("READY=1\nSTATUS=showing \(host?.homeURL ?? "")")

@@ -79,6 +79,21 @@ public final class KioskHost: PageDelegate {
                       contextMenu: profile.contextMenu, zoom: profile.zoom,
                       permission: { [weak self] request in self?.permissions.allows(request) ?? false })
         view.focus()
+        // window.open never gets a view of its own: refused, or (when allowed) loaded here.
+        view.newWindowPolicy = .delegate
+        view.onNewWindow = { [weak self] action in
+            guard let self else { return .denied }
+            guard self.profile.windowOpen else {
+                self.onEvent(.windowOpenBlocked(url: action.url))
+                return .denied
+            }
+            guard self.allowList.allows(action.url) else {
+                self.onEvent(.navigationBlocked(url: action.url))
+                return .denied
+            }
+            self.load(action.url)
+            return .openedElsewhere
+        }
         tokens.append(view.observe { [weak self] event in self?.pageEvent(event) })
         tokens.append(page.observeLifecycle { [weak self] event in self?.lifecycle(event) })
         setCursorHidden(profile.cursor == .hidden)
@@ -138,6 +153,15 @@ public final class KioskHost: PageDelegate {
 
     // MARK: Page events
 
+    /// Before the page decides how to recover (and maybe gives up), so the log reads in order.
+    public func page(_ page: Page, didTerminate reason: WebProcessTerminationReason) {
+        webProcessEnds += 1
+        endedAt = .now
+        heartbeat = .idle
+        heartbeatDeadline?.cancel()
+        onEvent(.webProcessEnded(reason: reason.rawValue, count: webProcessEnds))
+    }
+
     private func pageEvent(_ event: PageEvent) {
         switch event {
         case .loadCommitted:
@@ -148,12 +172,6 @@ public final class KioskHost: PageDelegate {
             onEvent(.loaded(url: url))
         case .loadFailed(let error) where error.kind != .cancelled:
             loadFailed(error)
-        case .webProcessTerminated(let reason):
-            webProcessEnds += 1
-            endedAt = .now
-            heartbeat = .idle
-            heartbeatDeadline?.cancel()
-            onEvent(.webProcessEnded(reason: reason.rawValue, count: webProcessEnds))
         case .inputBlocked(let input):
             onEvent(.inputBlocked(input))
         case .contextMenuSuppressed:
@@ -170,7 +188,7 @@ public final class KioskHost: PageDelegate {
 
     private func lifecycle(_ event: PageLifecycleEvent) {
         onEvent(.lifecycle(event.rawValue))
-        if event == .ready, let endedAt {
+        if event == .ready, showingErrorPage == nil, let endedAt {
             onEvent(.recovered(milliseconds: (ContinuousClock.now - endedAt).milliseconds))
             self.endedAt = nil
         }
@@ -187,6 +205,7 @@ public final class KioskHost: PageDelegate {
     }
 
     private func gaveUp() {
+        endedAt = nil
         let crashes = webProcessEnds
         onEvent(.gaveUp(crashes: crashes, retryAfterSeconds: profile.errorRetry.seconds))
         showError(title: "This app stopped working",

@@ -176,10 +176,10 @@ struct KioskCommandLineExclusiveTests {
         (["kiosk"], "give the app with --url URL-OR-PATH or a profile with --config FILE"),
         (["kiosk", "--url", "pages/fixtures/kiosk/missing.html"], "no such file"),
         (["kiosk", "--url", home, "--background", "red"], "--background: a colour is #rrggbb"),
-        (["kiosk", "--url", home, "--hide-cursor", "-3"], "--hide-cursor: expected \"always\", \"never\" or a number of idle seconds"),
+        (["kiosk", "--url", home, "--hide-cursor=-3"], "--hide-cursor: expected \"always\", \"never\" or a number of idle seconds"),
         (["kiosk", "--url", home, "--allow-shortcut", "teleport"], "unknown shortcut \"teleport\""),
         (["kiosk", "--url", home, "--permission", "geolocation"], "--permission takes ORIGIN=kind,kind"),
-        (["kiosk", "--url", home, "--idle-reset", "-1"], "--idle-reset takes a positive number of seconds"),
+        (["kiosk", "--url", home, "--idle-reset=-1"], "--idle-reset takes a positive number of seconds"),
         (["kiosk", "--url", home, "--fullscreen", "maybe"], "--fullscreen takes on or off"),
         (["kiosk", "--config", "pages/fixtures/kiosk/missing.toml"], "cannot read the configuration file pages/fixtures/kiosk/missing.toml"),
     ] as [([String], String)])
