@@ -81,6 +81,34 @@ struct KioskCommandLineExclusiveTests {
         #expect(run.stderr.contains("blocked a navigation to https://blocked.invalid/elsewhere (not on the allow-list)"))
     }
 
+    @Test func failedLoadShowsAnErrorPageThatRetriesWithBackOffUntilTheAppIsBack() async throws {
+        let server = try await FixtureServer.start()
+        let port = server.port
+        let home = server.url("fixtures/kiosk/other.html")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let profile = directory + "/net.toml"
+        try "home = \"\(home)\"\n[kiosk]\nload_retry = [0.5, 1, 30]\n".write(toFile: profile, atomically: true, encoding: .utf8)
+        let run = try await Self.kiosk(["--config", profile, "--url", home]) { kiosk, events in
+            #expect(await events.next { $0["text"] == "other page" } != nil)
+            server.stop()  // the network goes down
+            _ = try await Self.control("reload", kiosk)
+            #expect(await events.next("loadFailed")?["retryAfter"] == 0.5)
+            #expect(try await Self.control("status", kiosk)["showingErrorPage"] == true)
+            #expect(await events.next("retrying") != nil)
+            #expect(await events.next("loadFailed")?["retryAfter"] == 1, "the second try waits longer")
+            let back = try await FixtureServer.start(port: port)  // and comes back
+            defer { back.stop() }
+            #expect(await events.next("retrying") != nil)
+            #expect(await events.next("loaded")?["url"] == .string(home))
+            #expect(try await Self.control("status", kiosk)["showingErrorPage"] == false)
+            kill(kiosk.pid, SIGTERM)
+        }
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("hybrid-run kiosk: failed to load \(home): "))
+    }
+
     @Test func idleResetGoesHomeAndClearsData() async throws {
         let run = try await Self.kiosk(["--idle-reset", "2", "--idle-clear-data"]) { kiosk, events in
             #expect(await events.next { $0["text"]?.stringValue?.hasPrefix("home visits=") == true }?["text"] == "home visits=none cookie=none")

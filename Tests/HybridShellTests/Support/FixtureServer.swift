@@ -42,9 +42,11 @@ final class FixtureServer: @unchecked Sendable {
     func url(_ path: String) -> String { "\(origin)/\(path)" }
     var requests: [Request] { state.withLock { $0.requests } }
 
-    static func start() async throws -> FixtureServer { try FixtureServer() }
+    /// - Parameter port: 0 for any free port; a given one brings a stopped server back (a network
+    ///   that comes back).
+    static func start(port: UInt16 = 0) async throws -> FixtureServer { try FixtureServer(port: port) }
 
-    private init() throws {
+    private init(port requested: UInt16) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EMFILE) }
         var yes: Int32 = 1
@@ -52,7 +54,7 @@ final class FixtureServer: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = requested.bigEndian
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
