@@ -20,7 +20,7 @@ public final class Handoff<Value: Sendable> {
         waiter = nil
     }
 
-    public func value(timeout limit: Duration = .seconds(10), _ what: String = "value") async throws -> Value {
+    public func value(timeout limit: Duration = .seconds(30), _ what: String = "value") async throws -> Value {
         if let value { return value }
         return try await withCheckedThrowingContinuation { continuation in
             waiter = continuation

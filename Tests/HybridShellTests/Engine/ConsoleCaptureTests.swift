@@ -15,7 +15,7 @@ struct ConsoleCaptureTests {
         }
         let url = Fixtures.pageURL("engine/console.html")
         _ = try await load(view, url)
-        _ = try await iframeLogged.value(timeout: .seconds(10), "the iframe's console message")
+        _ = try await iframeLogged.value(timeout: .seconds(30), "the iframe's console message")
 
         // The same lines MiniBrowser --enable-write-console-messages-to-stdout=true prints for this page.
         let expected = [

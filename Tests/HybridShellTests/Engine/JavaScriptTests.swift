@@ -81,7 +81,7 @@ struct JavaScriptAsyncTests {
         let task = Task { @EngineActor in
             try await view.callAsyncJavaScript("console.log('waiting forever'); return new Promise(() => {})")
         }
-        _ = try await started.value(timeout: .seconds(10))
+        _ = try await started.value(timeout: .seconds(30))
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         // The view is still usable afterwards.

@@ -38,11 +38,11 @@ struct LoadEventTests {
         }
         let finished = PageEventExpectation.loadFinished(view)
         view.load("file:///nonexistent/hybridshell/missing.html")
-        let error = try await failure.value(timeout: .seconds(10))
+        let error = try await failure.value(timeout: .seconds(30))
         #expect(error.url == "file:///nonexistent/hybridshell/missing.html")
         #expect(error.kind == .network)
         #expect(!error.message.isEmpty)
-        #expect(try await finished.value(timeout: .seconds(10)) == false)
+        #expect(try await finished.value(timeout: .seconds(30)) == false)
     }
 
     @Test func refusedConnectionIsANetworkFailure() async throws {
@@ -53,7 +53,7 @@ struct LoadEventTests {
             return nil
         }
         view.load("http://127.0.0.1:59999/")
-        let error = try await failure.value(timeout: .seconds(10))
+        let error = try await failure.value(timeout: .seconds(30))
         #expect(error.kind == .network)
         #expect(error.message.contains("Connection refused"))
     }
@@ -67,9 +67,9 @@ struct LoadEventTests {
         }
         let finished = PageEventExpectation.loadFinished(view)
         view.load("http://127.0.0.1:9/")  // a port WebKit refuses (discard)
-        let error = try await failure.value(timeout: .seconds(10))
+        let error = try await failure.value(timeout: .seconds(30))
         #expect(error.kind == .unsupported)
-        #expect(try await finished.value(timeout: .seconds(10)) == false)
+        #expect(try await finished.value(timeout: .seconds(30)) == false)
     }
 
     @Test func htmlStringLoadsWithBaseURL() async throws {

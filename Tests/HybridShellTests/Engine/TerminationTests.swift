@@ -33,7 +33,7 @@ struct TerminationExclusiveTests {
 
         let reloaded = PageEventExpectation.loadFinished(view)
         view.reload()
-        #expect(try await reloaded.value(timeout: .seconds(10)))
+        #expect(try await reloaded.value(timeout: .seconds(30)))
         #expect(try await view.evaluateJavaScript("document.title") == "frames fixture")
     }
 }

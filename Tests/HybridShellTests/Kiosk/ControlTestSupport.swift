@@ -3,11 +3,11 @@ import Foundation
 
 /// The blocking client, on a thread of its own: on the engine actor it would block the very loop
 /// that has to answer, and in a task it would pin one of the few cooperative threads.
-func sendControl(_ request: ControlRequest, at path: String, timeout: Duration = .seconds(10)) async throws -> String {
+func sendControl(_ request: ControlRequest, at path: String, timeout: Duration = .seconds(30)) async throws -> String {
     try await sendControlLine(request.line, at: path, timeout: timeout)
 }
 
-func sendControlLine(_ line: String, at path: String, timeout: Duration = .seconds(10)) async throws -> String {
+func sendControlLine(_ line: String, at path: String, timeout: Duration = .seconds(30)) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
         Thread {
             continuation.resume(with: Result { try ControlClient.exchange(line, socketPath: path, timeout: timeout) })

@@ -34,8 +34,8 @@ struct CrashRecoveryExclusiveTests {
         do { _ = try await pending.value; Issue.record("expected BRIDGE_RESET") } catch let error as BridgeError {
             #expect(error.code == .bridgeReset)
         }
-        let ready = try await readyAgain.value(timeout: .seconds(10), "ready after the reload")
-        _ = try await shownAgain.value(timeout: .seconds(10), "show after the reload")
+        let ready = try await readyAgain.value(timeout: .seconds(30), "ready after the reload")
+        _ = try await shownAgain.value(timeout: .seconds(30), "show after the reload")
         #expect(ready - killed < .seconds(1), "kill -9 → ready took \(ready - killed)")
         #expect(page.state == .loaded)
         await manager.closeAll()
@@ -52,10 +52,10 @@ struct CrashRecoveryExclusiveTests {
             let pid = try #require(WebProcesses.newestWebProcess())
             kill(pid, SIGKILL)
         }
-        #expect(try await gaveUp.value(timeout: .seconds(10)) === page)
+        #expect(try await gaveUp.value(timeout: .seconds(30)) === page)
         #expect(page.state == .failed("the web process crashed 2 times within 60 s; gave up reloading"))
         let errorPage = PageEventExpectation(page.view) { if case .titleChanged(let title) = $0 { return title } else { return nil } }
-        #expect(try await errorPage.value(timeout: .seconds(10)) == "This page stopped working")
+        #expect(try await errorPage.value(timeout: .seconds(30)) == "This page stopped working")
         await manager.closeAll()
     }
 }

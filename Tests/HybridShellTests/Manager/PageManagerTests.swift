@@ -220,7 +220,7 @@ struct PageManagerTests {
             return nil
         }
         _ = try await opener.view.evaluateJavaScript("window.open(location.href.replace('opener', 'popup')); 0")
-        #expect(try await pushed.value(timeout: .seconds(10), "the pushed page") == "newPage")
+        #expect(try await pushed.value(timeout: .seconds(30), "the pushed page") == "newPage")
         #expect(manager.stack.count == 2)
         let popup = try #require(manager.top)
         try await LifecycleRecorder(popup).wait(.show)
