@@ -87,14 +87,25 @@ public final class KioskCheck {
             rows.append(Row(setting: "window", passed: false, detail: "the view has no window on the display"))
         }
 
-        let cursor = try? await view.evaluateJavaScript("getComputedStyle(document.documentElement).cursor", in: .isolated("hybridshell-check"))
+        func documentCursor() async -> String {
+            let cursor = try? await view.evaluateJavaScript("getComputedStyle(document.documentElement).cursor", in: .isolated("hybridshell-check"))
+            return cursor?.stringValue ?? "?"
+        }
         switch profile.cursor {
         case .hidden:
-            rows.append(Row(setting: "cursor hidden", passed: cursor?.stringValue == "none", detail: "document cursor: \(cursor?.stringValue ?? "?")"))
+            let cursor = await documentCursor()
+            rows.append(Row(setting: "cursor hidden", passed: cursor == "none", detail: "document cursor: \(cursor)"))
         case .visible:
-            rows.append(Row(setting: "cursor visible", passed: cursor?.stringValue != "none", detail: "document cursor: \(cursor?.stringValue ?? "?")"))
+            let cursor = await documentCursor()
+            rows.append(Row(setting: "cursor visible", passed: cursor != "none", detail: "document cursor: \(cursor)"))
         case .hiddenWhenIdle(let idle):
-            rows.append(Row(setting: "cursor hides when idle", passed: true, detail: "after \(idle.secondsText) without movement"))
+            // Move the pointer (the cursor shows), then stay still for the idle time (it hides).
+            view.synthesize(.motion(x: 10, y: 10))
+            let moving = await documentCursor()
+            _ = await seen(since: events.count, within: idle + .milliseconds(500)) { _ in false }
+            let still = await documentCursor()
+            rows.append(Row(setting: "cursor hides when idle", passed: moving != "none" && still == "none",
+                            detail: "document cursor \(moving) after a move, \(still) after \(idle.secondsText) still"))
         }
 
         let centre = (x: Double((view.windowState?.width ?? 800) / 2), y: Double((view.windowState?.height ?? 600) / 2))

@@ -3,6 +3,7 @@ public enum KioskEvent: Sendable, Equatable {
     case started(home: String)
     case loaded(url: String)
     case lifecycle(String)
+    /// `count`: ends within the crash-recovery window, this one included (what the cap counts).
     case webProcessEnded(reason: String, count: Int)
     /// The page's document is back (bridge ready) this long after its web process ended.
     case recovered(milliseconds: Double)

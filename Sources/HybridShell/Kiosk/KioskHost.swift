@@ -21,6 +21,8 @@ public final class KioskHost: PageDelegate {
     let permissions: KioskPermissions
     let started = ContinuousClock.now
     private(set) var webProcessEnds = 0
+    /// When the web process ended within the crash-recovery window (what the cap counts).
+    private var recentEnds: [ContinuousClock.Instant] = []
     private(set) var hangs = 0
     private(set) var lastHeartbeat: ContinuousClock.Instant?
     private(set) var lastHeartbeatMilliseconds: Double?
@@ -155,11 +157,14 @@ public final class KioskHost: PageDelegate {
 
     /// Before the page decides how to recover (and maybe gives up), so the log reads in order.
     public func page(_ page: Page, didTerminate reason: WebProcessTerminationReason) {
+        let now = ContinuousClock.now
         webProcessEnds += 1
-        endedAt = .now
+        let window = manager.configuration.crashRecovery.window
+        recentEnds = recentEnds.filter { now - $0 < window } + [now]
+        endedAt = now
         heartbeat = .idle
         heartbeatDeadline?.cancel()
-        onEvent(.webProcessEnded(reason: reason.rawValue, count: webProcessEnds))
+        onEvent(.webProcessEnded(reason: reason.rawValue, count: recentEnds.count))
     }
 
     private func pageEvent(_ event: PageEvent) {
@@ -206,7 +211,7 @@ public final class KioskHost: PageDelegate {
 
     private func gaveUp() {
         endedAt = nil
-        let crashes = webProcessEnds
+        let crashes = recentEnds.count
         onEvent(.gaveUp(crashes: crashes, retryAfterSeconds: profile.errorRetry.seconds))
         showError(title: "This app stopped working",
                   message: "Its web process ended repeatedly. Trying again in \(Int(profile.errorRetry.seconds.rounded())) s.",

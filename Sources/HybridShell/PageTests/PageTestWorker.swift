@@ -23,8 +23,12 @@ final class PageTestWorker {
         /// of an earlier page (one that navigated away) and must not count as this page's.
         var loading = false
         var committed = false
+        /// The page got a view (a run without one is not tried again).
+        var hadView = false
         var continuation: CheckedContinuation<Void, Never>?
         var pageScreenshot: String?
+        /// What the worker itself has to say about this run (shown as console warnings).
+        var notes: [String] = []
         /// Screenshots still being written; the page's result waits for them (a framework with
         /// synchronous hooks may end its run while the picture of its last failure is taken).
         var pendingScreenshots = 0
@@ -57,16 +61,30 @@ final class PageTestWorker {
     // MARK: Running a page
 
     func run(_ page: TestPage, attempt: Int) async -> PageTestResult {
+        var run = await runOnce(page, attempt: attempt, notes: [])
+        // No document of the page had arrived, so the page did not end its web process: WebKit can
+        // hand a fresh view a spare process that died unnoticed. Up to two more tries, each in a fresh view.
+        for _ in 0..<2 {
+            guard case .crashed(let reason)? = run.monitor.outcome, run.hadView, !run.committed else { break }
+            run = await runOnce(page, attempt: attempt, notes: run.notes + ["\(reason) before the page loaded; ran it again in a fresh view"])
+        }
+        return result(of: run)
+    }
+
+    private func runOnce(_ page: TestPage, attempt: Int, notes: [String]) async -> Run {
+        let run = Run(page: page, attempt: attempt,
+                      monitor: PageTestMonitor(limits: settings.limits, screenshots: settings.screenshots,
+                                               requestedFramework: settings.requestedFramework, now: .now))
+        run.notes = notes
         let entry: ViewPool.Entry
         do {
             entry = try currentEntry()
         } catch {
-            return PageTestResult(page: page.name, url: page.url, outcome: .crashed("no web view for the page: \(error)"), worker: index)
+            _ = run.monitor.handle(.crashed("no web view for the page: \(error)"), at: .now)
+            return run
         }
+        run.hadView = true
         entry.bridge.originPolicy = .opening(page.url, additional: settings.additionalOrigins)
-        let run = Run(page: page, attempt: attempt,
-                      monitor: PageTestMonitor(limits: settings.limits, screenshots: settings.screenshots,
-                                               requestedFramework: settings.requestedFramework, now: .now))
         current = run
         entry.view.load(page.url)
         arm(run)
@@ -79,7 +97,7 @@ final class PageTestWorker {
             await withCheckedContinuation { run.screenshotsWritten = $0 }
         }
         await settle(run, in: entry)
-        return result(of: run)
+        return run
     }
 
     /// Ends the running page, if any, as `cancelled`.
@@ -141,7 +159,7 @@ final class PageTestWorker {
             tests = monitor.listed.map { TestCaseResult(name: $0.name, suite: $0.suite, status: .skipped) }
         }
         var console = monitor.console
-        for note in monitor.notes {
+        for note in run.notes + monitor.notes {
             console.append(ConsoleMessage(level: .warn, source: .consoleAPI, text: "hybrid-run: \(note)", url: "", line: 0, column: 0))
         }
         return PageTestResult(page: run.page.name, url: run.page.url, framework: monitor.framework, outcome: monitor.outcome ?? .cancelled("not finished"),

@@ -81,6 +81,16 @@ struct KioskCommandLineExclusiveTests {
         #expect(run.stderr.contains("blocked a navigation to https://blocked.invalid/elsewhere (not on the allow-list)"))
     }
 
+    @Test func framesOutsideTheAllowListAreBlockedAndFramesInsideLoad() async throws {
+        let run = try await Self.kiosk(["--url", "pages/fixtures/kiosk/frames.html"]) { kiosk, events in
+            #expect(await events.next("navigationBlocked")?["url"] == "https://framed.invalid/")
+            #expect(await events.next { $0["text"]?.stringValue?.hasPrefix("frame says: ") == true }?["text"] == "frame says: loaded framed.html")
+            kill(kiosk.pid, SIGTERM)
+        }
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("blocked a navigation to https://framed.invalid/ (not on the allow-list)"))
+    }
+
     @Test func failedLoadShowsAnErrorPageThatRetriesWithBackOffUntilTheAppIsBack() async throws {
         let server = try await FixtureServer.start()
         let port = server.port
@@ -190,6 +200,12 @@ struct KioskCommandLineExclusiveTests {
         // Its allow-list admits every file, not https, so the probe navigation is blocked.
         #expect(run.stdout.contains("PASS  allow-list"))
         #expect(run.stdout.contains("view background #102030"))
+    }
+
+    @Test func checkSeesTheCursorHideAfterTheIdleTime() async throws {
+        let run = try await CommandLineRun.run(["kiosk", "--url", Self.home, "--hide-cursor", "1", "--check"])
+        #expect(run.status == 0, "stdout: \(run.stdout) stderr: \(run.stderr)")
+        #expect(run.stdout.contains("PASS  cursor hides when idle"), "stdout: \(run.stdout)")
     }
 
     @Test func checkFailsWhenASettingDoesNotHold() async throws {
