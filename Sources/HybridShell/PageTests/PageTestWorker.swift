@@ -47,6 +47,8 @@ final class PageTestWorker {
     private var entry: ViewPool.Entry?
     private var tokens: [ObservationToken] = []
     private var current: Run?
+    /// The run was cancelled while this page ran: a page is not tried again after that.
+    private var cancelled = false
     private var timer: LoopTimer?
 
     init(index: Int, settings: Settings, takeView: @escaping () throws(ShellError) -> ViewPool.Entry) {
@@ -61,11 +63,12 @@ final class PageTestWorker {
     // MARK: Running a page
 
     func run(_ page: TestPage, attempt: Int) async -> PageTestResult {
+        cancelled = false
         var run = await runOnce(page, attempt: attempt, notes: [])
         // No document of the page had arrived, so the page did not end its web process: WebKit can
         // hand a fresh view a spare process that died unnoticed. Up to two more tries, each in a fresh view.
         for _ in 0..<2 {
-            guard case .crashed(let reason)? = run.monitor.outcome, run.hadView, !run.committed else { break }
+            guard !cancelled, case .crashed(let reason)? = run.monitor.outcome, run.hadView, !run.committed else { break }
             run = await runOnce(page, attempt: attempt, notes: run.notes + ["\(reason) before the page loaded; ran it again in a fresh view"])
         }
         return result(of: run)
@@ -102,6 +105,7 @@ final class PageTestWorker {
 
     /// Ends the running page, if any, as `cancelled`.
     func cancel(reason: String) {
+        cancelled = true
         guard let run = current else { return }
         apply(run.monitor.cancel(reason), to: run)
     }
