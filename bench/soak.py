@@ -4,10 +4,12 @@
 process tree after warm-up and every unexpected exit.
 
 Usage: xvfb-run -a -s "-screen 0 1280x1024x24" python3 bench/soak.py [--minutes 30]
-           [--crash-every 300] [--warmup 300] [--sample 10] [--binary .build/release/hybrid-run]
-An 8-hour run: --minutes 480 (the same script; the report says the duration). 60 minutes (1.46 ± 3.03 MiB/h
-    in the closing note of issue 6) resolves a few MiB/h; 30 minutes only about ±10. Results go to
-bench/results/soak-<minutes>min.json (every sample) and the summary to stdout.
+           [--crash-every 300] [--warmup 300] [--sample 2] [--window 60] [--settle 60]
+           [--binary .build/release/hybrid-run]
+An 8-hour run: --minutes 480 (the same script; the report says the duration). 60 minutes resolves a
+few MiB/h for the whole tree (the closing figure of issue 6: 1.46 ± 3.03 MiB/h); 30 minutes only
+about ±10. Results go to bench/results/soak-<minutes>min.json (summary, events, every sample),
+hybrid-run's log to bench/results/soak-<minutes>min.log and the summary to stdout.
 
 What counts:
   - RSS: VmRSS summed over hybrid-run and all its descendants (web and network processes); PSS
