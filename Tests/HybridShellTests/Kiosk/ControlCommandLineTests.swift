@@ -50,11 +50,7 @@ struct ControlCommandLineTests {
     @Test func relativeScreenshotPathIsSentAbsolute() async throws {
         let directory = try SocketDirectory()
         defer { directory.remove() }
-        let requests = HeldRequests()
-        let listener = try UnixSocketListener(path: directory.socket) { line, reply in
-            requests.record(line)
-            reply(ControlReply.ok())
-        }
+        let (listener, requests) = try HeldRequests.okListener(at: directory.socket)
         defer { listener.close() }
         // CommandLineRun runs commands in the repository.
         let run = try await CommandLineRun.run(["ctl", "--socket", directory.socket, "screenshot", "shots/front page.png"])

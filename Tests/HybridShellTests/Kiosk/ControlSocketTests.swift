@@ -107,11 +107,7 @@ struct ControlSocketTests {
     @Test func tooLongRequestGetsAnErrorReply() async throws {
         let directory = try SocketDirectory()
         defer { directory.remove() }
-        let requests = HeldRequests()
-        let listener = try UnixSocketListener(path: directory.socket) { line, reply in
-            requests.record(line)
-            reply(ControlReply.ok())
-        }
+        let (listener, requests) = try HeldRequests.okListener(at: directory.socket)
         defer { listener.close() }
         let longest = "open " + String(repeating: "a", count: UnixSocketListener.maximumRequestLength - 5)
         #expect(try await sendControlLine(longest, at: directory.socket) == #"{"ok":true}"#)
@@ -198,11 +194,7 @@ struct ControlSocketTests {
     func otherUsersAreRefusedByTheListener() async throws {
         let directory = try SocketDirectory(mode: 0o711)  // nobody may pass through, not list
         defer { directory.remove() }
-        let requests = HeldRequests()
-        let listener = try UnixSocketListener(path: directory.socket) { line, reply in
-            requests.record(line)
-            reply(ControlReply.ok())
-        }
+        let (listener, requests) = try HeldRequests.okListener(at: directory.socket)
         defer { listener.close() }
         // Only here: with the kernel's own file check out of the way, SO_PEERCRED is what refuses.
         chmod(directory.socket, 0o666)

@@ -41,6 +41,16 @@ final class HeldRequests {
         self.continuation = continuation
     }
 
+    /// A listener that records every request and answers `{"ok":true}`.
+    static func okListener(at path: String) throws -> (UnixSocketListener, HeldRequests) {
+        let requests = HeldRequests()
+        let listener = try UnixSocketListener(path: path) { line, reply in
+            requests.record(line)
+            reply(ControlReply.ok())
+        }
+        return (listener, requests)
+    }
+
     func record(_ line: String) {
         lines.append(line)
         continuation.yield(line)
