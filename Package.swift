@@ -40,7 +40,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridShellTests",
-            dependencies: ["HybridShell"],
+            // The CLI target too: its commands, reporters and exit statuses are tested with
+            // `@testable import hybrid_run`.
+            dependencies: ["HybridShell", "hybrid-run"],
             exclude: ["README.md"]
         ),
     ],

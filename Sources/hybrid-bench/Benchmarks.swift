@@ -19,6 +19,6 @@ enum Benchmarks {
         guard let page = arguments.first else { throw ShellError.invalidArgument("missing PAGE argument") }
         let (path, query) = page.contains("?") && !page.contains("://")
             ? (String(page.prefix { $0 != "?" }), String(page.drop { $0 != "?" })) : (page, "")
-        return try PageLocation.resolve(path, currentDirectory: FileManagerPath.current) + query
+        return try PageLocation.resolve(path, currentDirectory: PageLocation.currentDirectory) + query
     }
 }

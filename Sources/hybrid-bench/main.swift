@@ -4,20 +4,20 @@ import HybridShell
 // hybrid-bench SCENARIO ARGS… — the Swift counterparts of the C baselines in bench/c, each printing
 // one JSON line like its C twin so bench/run.py can compare them. See bench/README.md.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let errors = OutputLines.standardError
+let errors = LineWriter(descriptor: 2)
 
 guard let scenario = arguments.first, let benchmark = Benchmarks.named(scenario) else {
     errors.write("usage: hybrid-bench \(Benchmarks.usage)")
-    exit(ExitStatus.usage.rawValue)
+    exit(4)
 }
 let status = MainLoop.run {
     do {
         let line = try await benchmark(Array(arguments.dropFirst()))
-        OutputLines.standardOutput.write(line)
-        return ExitStatus.success.rawValue
+        LineWriter(descriptor: 1).write(line)
+        return 0
     } catch {
         errors.write("hybrid-bench: error: \(error)")
-        return ExitStatus.failure.rawValue
+        return 2
     }
 }
 exit(status)

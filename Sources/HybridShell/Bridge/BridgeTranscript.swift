@@ -4,7 +4,7 @@ import Foundation
 /// its direction, session, kind, handler, size, latency and outcome.
 @EngineActor
 public final class BridgeTranscript {
-    private let output: OutputLines
+    private let output: LineWriter
     private let started = ContinuousClock.now
 
     public init(path: String) throws(ShellError) {
@@ -12,7 +12,7 @@ public final class BridgeTranscript {
         guard descriptor >= 0 else {
             throw .invalidArgument("cannot write the bridge log \(path): \(String(cString: strerror(errno)))")
         }
-        output = OutputLines(descriptor: descriptor)
+        output = LineWriter(descriptor: descriptor)
     }
 
     func record(direction: String, session: String?, kind: String, handler: String?, id: Int?, size: Int,

@@ -41,7 +41,7 @@ extension JSONValue {
 
     /// JavaScript's number formatting for the values JSON can hold: integers without a fraction,
     /// non-finite numbers as `null` (what `JSON.stringify` does).
-    static func numberText(_ value: Double) -> String {
+    public static func numberText(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e21 {
             if let exact = Int64(exactly: value) { return String(exact) }

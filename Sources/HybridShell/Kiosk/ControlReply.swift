@@ -42,6 +42,6 @@ public struct ControlReply: Sendable, Equatable {
 
     /// A failure line: `{"ok":false,"error":message}`.
     public static func error(_ message: String) -> String {
-        JSONValue.object(["ok": false, "error": .string(message)]).jsonText
+        UnixSocketListener.refusal(message)
     }
 }

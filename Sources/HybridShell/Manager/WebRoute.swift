@@ -60,7 +60,7 @@ public struct WebRoute: Sendable, Equatable {
     }
 
     /// The URL to load and the headers of its main request, or a precise error.
-    public func request(currentDirectory: String = FileManagerPath.current,
+    public func request(currentDirectory: String = PageLocation.currentDirectory,
                         fileKind: (String) -> PageLocation.FileKind? = PageLocation.fileKindOnDisk) throws(ShellError) -> (url: String, headers: [Header]) {
         let filled = try URLTemplate.fill(template, with: parameters)
         let url = try PageLocation.resolve(URLTemplate.encodeNonASCII(filled), currentDirectory: currentDirectory, fileKind: fileKind)

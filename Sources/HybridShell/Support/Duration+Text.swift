@@ -1,16 +1,17 @@
 import Foundation
 
+/// How durations are written in messages and reports.
 extension Duration {
-    var secondsText: String {
+    public var secondsText: String {
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
 
-    var milliseconds: Double {
+    public var milliseconds: Double {
         Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
     }
 
-    var millisecondsText: String { "\(Int(milliseconds.rounded())) ms" }
+    public var millisecondsText: String { "\(Int(milliseconds.rounded())) ms" }
 
-    var seconds: Double { milliseconds / 1000 }
+    public var seconds: Double { milliseconds / 1000 }
 }

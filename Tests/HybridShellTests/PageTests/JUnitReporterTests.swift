@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import HybridShell
+@testable import hybrid_run
 import Testing
 
 @Suite("JUnit reporter (pure)")

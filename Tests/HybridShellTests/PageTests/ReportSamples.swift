@@ -1,5 +1,6 @@
 import Foundation
 import HybridShell
+@testable import hybrid_run
 
 /// Results the reporter tests share: a page with every kind of test, a crashed page, a page
 /// without tests, a cancelled page, and the same shapes filled with hostile strings.

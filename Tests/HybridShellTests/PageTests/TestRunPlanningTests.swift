@@ -1,4 +1,5 @@
 @testable import HybridShell
+@testable import hybrid_run
 import Testing
 
 @Suite("Test pages, globs, shards, filters, reporters, exit codes (pure)")
@@ -95,7 +96,7 @@ struct TestRunPlanningTests {
 
     /// 2 infrastructure > 3 timeout > 1 failed > 5 no tests > 0.
     @Test func exitCodesNeverReportAFalseGreen() {
-        func status(_ pages: [PageTestResult], interruption: TestRunInterruption? = nil, passWithNoTests: Bool = false) -> HybridShell.ExitStatus {
+        func status(_ pages: [PageTestResult], interruption: TestRunInterruption? = nil, passWithNoTests: Bool = false) -> hybrid_run.ExitStatus {
             TestRunSummary(pages: pages, duration: 1, interruption: interruption, passWithNoTests: passWithNoTests).exitStatus
         }
         #expect(status([page(.completed, [.passed, .skipped, .todo])]) == .success)

@@ -1,4 +1,5 @@
 @testable import HybridShell
+@testable import hybrid_run
 import Testing
 
 /// A fake executor: each page's attempts return scripted results, and it records what ran where.

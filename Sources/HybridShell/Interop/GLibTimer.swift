@@ -1,0 +1,57 @@
+internal import CWebKitGTK
+
+/// A one-shot timer on the GLib main loop (`g_timeout_add_full`): far cheaper than a sleeping
+/// Swift task when every call carries a deadline that is almost never reached.
+@EngineActor
+final class GLibTimer {
+    private var sourceID: guint = 0
+
+    init(after duration: Duration, _ body: @escaping @EngineActor () -> Void) {
+        let milliseconds = max(0, min(Int64(UInt32.max), Int64(duration.milliseconds.rounded(.up))))
+        let box = GLibTimerBox(body)
+        box.timer = self
+        sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(milliseconds), glibTimerFired,
+                                      Unmanaged.passRetained(box).toOpaque(), releaseGLibTimer)
+    }
+
+    /// Runs `body` once the loop has nothing more urgent to do (`g_idle_add_full` at
+    /// `G_PRIORITY_LOW`): for work that must never delay what the page is doing.
+    init(whenIdle body: @escaping @EngineActor () -> Void) {
+        let box = GLibTimerBox(body)
+        box.timer = self
+        sourceID = g_idle_add_full(G_PRIORITY_LOW, glibTimerFired, Unmanaged.passRetained(box).toOpaque(), releaseGLibTimer)
+    }
+
+    /// Stops the timer if it has not fired. Idempotent.
+    func cancel() {
+        guard sourceID != 0 else { return }
+        g_source_remove(sourceID)
+        sourceID = 0
+    }
+
+    fileprivate func fired() { sourceID = 0 }
+
+    isolated deinit { cancel() }
+}
+
+/// What GLib holds for a timer: the body, and the timer to tell it has fired.
+private final class GLibTimerBox {
+    let body: @EngineActor () -> Void
+    weak var timer: GLibTimer?
+
+    init(_ body: @escaping @EngineActor () -> Void) { self.body = body }
+}
+
+private let glibTimerFired: GSourceFunc = { data in
+    nonisolated(unsafe) let box = Unmanaged<GLibTimerBox>.fromOpaque(data!).takeUnretainedValue()
+    EngineActor.assumeIsolated {
+        box.timer?.fired()
+        box.body()
+    }
+    return hs_false()  // G_SOURCE_REMOVE: one shot
+}
+
+private let releaseGLibTimer: GDestroyNotify = { data in
+    guard let data else { return }
+    Unmanaged<GLibTimerBox>.fromOpaque(data).release()
+}

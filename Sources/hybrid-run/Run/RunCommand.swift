@@ -1,0 +1,138 @@
+import HybridShell
+import Foundation
+
+/// `hybrid-run --url`: opens one page through a ``PageManager``, prints its console (or every
+/// event as JSON) and stops according to ``RunOptions/exitAfter``. A crashed web process is
+/// reloaded as the crash-recovery policy allows; past that the command fails with exit code 2.
+@EngineActor
+final class RunCommand {
+    private let options: RunOptions
+    private let output: OutputLines
+    private let errors: OutputLines
+    private let started = ContinuousClock.now
+    private var outcome: RunOutcome?
+    private var finish: CheckedContinuation<RunOutcome, Never>?
+    private var manager: PageManager?
+    private var loadFinished = false
+    private var callsFinished = true
+    private var failedCall: String?
+
+    init(options: RunOptions, output: OutputLines = .standardOutput, errors: OutputLines = .standardError) {
+        self.options = options
+        self.output = output
+        self.errors = errors
+    }
+
+    /// Runs until the exit condition, a failure, a deadline or SIGINT/SIGTERM.
+    func run() async -> RunOutcome {
+        TerminationSignals.install { [weak self] _ in self?.settle(.success) }
+        if let problem = MainLoop.displayError { return RunOutcome(.failure, problem) }
+        let page: Page
+        do {
+            let manager = try PageManager(configuration: options.shell)
+            self.manager = manager
+            if let path = options.bridgeLog { manager.transcript = try BridgeTranscript(path: path) }
+            options.mockHandlers?.register(in: manager.handlers)
+            manager.onGiveUp = { [weak self] page in
+                guard let self else { return }
+                if case .failed(let reason) = page.state { self.settle(RunOutcome(.failure, reason)) }
+            }
+            page = try manager.open(options.route)
+        } catch {
+            return RunOutcome(.usage, "\(error)")
+        }
+        page.view.observe { [weak self] event in self?.handle(event) }
+        page.observeLifecycle { [weak self] event in self?.lifecycle(event) }
+        startCalls(on: page.bridge)
+        if case .duration(let duration)? = options.exitAfter { schedule(after: duration, .success) }
+        if options.exitAfter == .load || options.exitAfter == .close {
+            let timeout = options.timeout ?? (options.exitAfter == .load ? options.route.timeout : nil)
+            if let timeout {
+                let what = options.exitAfter == .load ? "the page did not finish loading" : "the page did not call window.close()"
+                schedule(after: timeout, RunOutcome(.timeout, "\(what) within \(timeout.secondsText)"))
+            }
+        }
+        return await withCheckedContinuation { continuation in
+            if let outcome { continuation.resume(returning: outcome) } else { finish = continuation }
+        }
+    }
+
+    private func handle(_ event: PageEvent) {
+        if options.printEvents {
+            print(event.jsonObject)
+        } else if options.printConsole, case .console(let message) = event {
+            output.write(message.miniBrowserLine)
+        }
+        switch event {
+        case .loadFailed(let error) where error.kind != .cancelled:
+            settle(RunOutcome(.failure, "failed to load \(error.url): \(error.message)"))
+        case .loadFinished(let url, true):
+            loadFinished = true
+            if options.exitAfter == .load {
+                errors.write("hybrid-run: loaded \(url) in \((ContinuousClock.now - started).millisecondsText)")
+                finishIfDone()
+            }
+        case .closeRequested:
+            if options.exitAfter == .close {
+                errors.write("hybrid-run: the page closed itself after \((ContinuousClock.now - started).millisecondsText)")
+            }
+            settle(.success)
+        default:
+            break
+        }
+    }
+
+    private func lifecycle(_ event: PageLifecycleEvent) {
+        if options.printEvents { print(["event": "lifecycle", "name": .string(event.rawValue)]) }
+    }
+
+    private func print(_ object: [String: JSONValue]) {
+        var object = object
+        object["t"] = .number(((ContinuousClock.now - started).milliseconds * 10).rounded() / 10)
+        output.write(JSONValue.object(object).jsonText)
+    }
+
+    /// `--exit-after load` also waits for the `--call`s.
+    private func finishIfDone() {
+        guard loadFinished, callsFinished else { return }
+        if let failedCall { settle(RunOutcome(.failure, failedCall)) } else { settle(.success) }
+    }
+
+    private func startCalls(on bridge: Bridge) {
+        guard !options.calls.isEmpty else { return }
+        callsFinished = false
+        let calls = options.calls
+        Task { @EngineActor [weak self] in
+            for call in calls {
+                let line: [String: JSONValue]
+                do {
+                    let result = try await bridge.callRaw(call.name, with: call.data)
+                    line = ["call": .string(call.name), "ok": true, "result": result.value]
+                } catch let error as BridgeError {
+                    line = ["call": .string(call.name), "ok": false,
+                            "error": ["code": .string(error.code.rawValue), "message": .string(error.message), "details": error.details ?? .null]]
+                    if self?.failedCall == nil { self?.failedCall = "the page handler \(call.name) failed: \(error)" }
+                } catch {
+                    line = ["call": .string(call.name), "ok": false, "error": ["code": "HANDLER_ERROR", "message": .string("\(error)")]]
+                }
+                self?.output.write(JSONValue.object(line).jsonText)
+            }
+            self?.callsFinished = true
+            self?.finishIfDone()
+        }
+    }
+
+    private func schedule(after duration: Duration, _ outcome: RunOutcome) {
+        Task { @EngineActor [weak self] in
+            try? await Task.sleep(for: duration)
+            self?.settle(outcome)
+        }
+    }
+
+    private func settle(_ result: RunOutcome) {
+        guard outcome == nil else { return }
+        outcome = result
+        finish?.resume(returning: result)
+        finish = nil
+    }
+}
