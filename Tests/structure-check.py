@@ -30,7 +30,7 @@ LAYERS = {
     "JSON": ["Support"],
     "Interop": BASE + ["Engine"],
     "Engine": BASE + ["Interop"],
-    "Config": BASE,
+    "Config": BASE + ["Engine"],
     "Bridge": BASE + ["Engine"],
     "Manager": BASE + ["Engine", "Bridge", "Config"],
     "PageTests": BASE + ["Engine", "Bridge", "Manager", "Config"],
@@ -46,8 +46,10 @@ PRINTING = re.compile(r"\bprint\(|\bexit\(|\b_exit\(|FileHandle\.standard|\bfput
 
 
 def code_only(text):
-    """The text with comments and string literals blanked out (newlines kept, for line numbers)."""
+    """The text with comments and string literals blanked out (newlines kept, for line numbers);
+    the code inside string interpolations `\\(…)` is kept."""
     out, i, n = [], 0, len(text)
+    blank = lambda part: re.sub(r"[^\n]", " ", part)
     while i < n:
         if text.startswith("//", i):
             j = text.find("\n", i)
@@ -56,25 +58,30 @@ def code_only(text):
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
             j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j])); i = j
+            out.append(blank(text[i:j])); i = j
         elif text[i] == '"' or (text[i] == "#" and re.match(r'#+"', text[i:])):
             hashes = len(re.match(r"#*", text[i:]).group(0))
             start = i + hashes
-            if text.startswith('"""', start):
-                close = '"""' + "#" * hashes
-                j = text.find(close, start + 3)
-                j = n if j < 0 else j + len(close)
-            else:
-                close = '"' + "#" * hashes
-                j = start + 1
-                while j < n and not text.startswith(close, j):
-                    if text[j] == "\\" and hashes == 0:
-                        j += 1
-                    if text[j] == "\n":
-                        break
-                    j += 1
-                j = min(n, j + len(close))
-            out.append(re.sub(r"[^\n]", " ", text[i:j])); i = j
+            multiline = text.startswith('"""', start)
+            close = ('"""' if multiline else '"') + "#" * hashes
+            escape = "\\" + "#" * hashes
+            j = start + (3 if multiline else 1)
+            out.append(blank(text[i:j]))
+            while j < n and not text.startswith(close, j):
+                if text.startswith(escape + "(", j):
+                    depth, k = 1, j + len(escape) + 1
+                    while k < n and depth:
+                        depth += {"(": 1, ")": -1}.get(text[k], 0)
+                        k += 1
+                    out.append(" " * (len(escape) + 1) + code_only(text[j + len(escape) + 1:k - 1]) + " ")
+                    j = k
+                elif text.startswith(escape, j):
+                    out.append(blank(text[j:j + len(escape) + 1])); j += len(escape) + 1
+                elif text[j] == "\n" and not multiline:
+                    break
+                else:
+                    out.append(blank(text[j])); j += 1
+            out.append(blank(text[j:j + len(close)])); i = min(n, j + len(close))
         else:
             out.append(text[i]); i += 1
     return "".join(out)

@@ -21,7 +21,7 @@ struct HybridRun: ParsableCommand {
             Other commands: hybrid-run test PAGES… runs test pages; hybrid-run kiosk runs one app full screen; \
             hybrid-run ctl talks to a running kiosk (see hybrid-run test|kiosk|ctl --help).
             """,
-        version: "hybrid-run 0.1 (WebKitGTK \(WebContext.engineVersion))"
+        version: "hybrid-run \(HybridShellVersion.current) (WebKitGTK \(WebContext.engineVersion))"
     )
 
     @Option(name: .long, help: ArgumentHelp(

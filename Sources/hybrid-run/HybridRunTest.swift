@@ -166,6 +166,8 @@ struct HybridRunTest: ParsableCommand {
         settings.window = window ? .visible() : .offscreen
         settings.additionalOrigins = try allowOrigin.map { try OriginPattern(parsing: $0) }
         if let handlers { settings.mockHandlers = try MockHandlers.load(path: handlers) }
+        settings.appName = "hybrid-run test"
+        settings.runnerName = "hybrid-run"
         options.executor = settings
 
         options.reporters = try reporter.isEmpty ? [ReporterChoice(kind: .list, destination: .standardOutput)]

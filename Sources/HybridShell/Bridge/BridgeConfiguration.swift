@@ -17,9 +17,6 @@ public struct BridgeConfiguration: Sendable {
     public var maxPayload = 16 << 20
     /// The deepest nesting of a payload.
     public var maxDepth = 64
-    /// Reported by the built-in `system.info` handler.
-    public var appName = "hybrid-run"
-    public var appVersion = "0.1"
 
     public init(originPolicy: OriginPolicy) {
         self.originPolicy = originPolicy

@@ -23,7 +23,3 @@ extension BridgeHandlers {
         })
     }
 }
-
-public enum HybridShellVersion {
-    public static let current = "0.1.0"
-}

@@ -1,17 +1,17 @@
 import Glibc
 
 /// The raw system calls of the control socket's server and client, wrapped in one place.
-enum UnixSocketCalls {
+public enum UnixSocketCalls {
     /// The longest path a `sockaddr_un` holds: 108 bytes of `sun_path`, less the final NUL.
-    static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// `socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)`: -1 and `errno` on failure.
-    static func makeSocket() -> Int32 {
+    public static func makeSocket() -> Int32 {
         socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     }
 
     /// Calls `body` with the `sockaddr_un` of `path`, or throws when no UNIX socket can have that path.
-    static func withAddress<R>(
+    public static func withAddress<R>(
         of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R
     ) throws(ShellError) -> R {
         let bytes = Array(path.utf8)
@@ -34,7 +34,7 @@ enum UnixSocketCalls {
     /// Glibc's Swift module hides `accept4` (a GNU extension), so it is looked up once. Plain
     /// `accept` plus `fcntl` would leave a moment in which a process WebKit spawns inherits the
     /// connection and holds it open.
-    static func accept(_ listening: Int32) -> Int32 {
+    public static func accept(_ listening: Int32) -> Int32 {
         if let accept4 = accept4Function {
             return accept4(listening, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
         }
@@ -47,7 +47,7 @@ enum UnixSocketCalls {
     }
 
     /// The user id of the process at the other end (`SO_PEERCRED`), as it was when it connected.
-    static func peerUserID(_ descriptor: Int32) -> uid_t? {
+    public static func peerUserID(_ descriptor: Int32) -> uid_t? {
         // `struct ucred` is hidden too (GNU); its layout is fixed: pid, uid, gid.
         var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
@@ -56,18 +56,18 @@ enum UnixSocketCalls {
     }
 
     /// `lstat`: the file's type and owner without following a final symbolic link, or nil with `errno`.
-    static func fileStatus(_ path: String, followingLinks: Bool = false) -> stat? {
+    public static func fileStatus(_ path: String, followingLinks: Bool = false) -> stat? {
         var status = stat()
         let result = followingLinks ? stat(path, &status) : lstat(path, &status)
         return result == 0 ? status : nil
     }
 
-    static func isSocket(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFSOCK }
+    public static func isSocket(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFSOCK }
 
-    static func isDirectory(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFDIR }
+    public static func isDirectory(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFDIR }
 
     /// What kind of file it is, for messages ("a regular file").
-    static func typeName(_ status: stat) -> String {
+    public static func typeName(_ status: stat) -> String {
         switch status.st_mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"
@@ -81,7 +81,7 @@ enum UnixSocketCalls {
     }
 
     /// `strerror`: "Connection refused".
-    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    public static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
 private typealias Accept4 = @convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32

@@ -23,7 +23,7 @@ extension UnixSocketListener {
         guard UnixSocketCalls.isDirectory(status) else {
             throw .invalidArgument("cannot create the control socket in \(directory): it is \(UnixSocketCalls.typeName(status)), not a directory")
         }
-        // Another user who owns the directory (say a squatted /tmp/hybrid-run-UID) could swap
+        // Another user who owns the directory (say a squatted directory under /tmp) could swap
         // the socket for one of their own.
         let owner = geteuid()
         guard status.st_uid == owner || status.st_uid == 0 else {

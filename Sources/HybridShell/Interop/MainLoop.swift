@@ -81,8 +81,8 @@ public enum MainLoop {
         if gtk_init_check(nil, nil) == 0 {
             let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
             error = display.isEmpty
-                ? "no X display (DISPLAY is not set); run headless with: xvfb-run -a hybrid-run …"
-                : "cannot open X display '\(display)'; run headless with: xvfb-run -a hybrid-run …"
+                ? "no X display (DISPLAY is not set)"
+                : "cannot open X display '\(display)'"
         }
         initialisedCondition.lock()
         state.withLock {

@@ -253,7 +253,7 @@ extension WebKitView {
 /// Resets the X server's screen saver and DPMS timers (`XResetScreenSaver`) — what keeps an
 /// unattended screen on when no screen-saver service can be asked.
 @EngineActor
-enum ScreenSaverReset {
+enum X11ScreenSaver {
     /// False when the display is not X11 (nothing to reset there).
     static var isAvailable: Bool {
         guard let display = gdk_display_get_default() else { return false }

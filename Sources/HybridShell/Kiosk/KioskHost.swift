@@ -51,7 +51,8 @@ public final class KioskHost: PageDelegate {
         case pending(since: ContinuousClock.Instant)
     }
 
-    public init(profile: KioskProfile) throws(ShellError) {
+    /// - Parameter appName: what the built-in `system.info` handler reports as the application.
+    public init(profile: KioskProfile, appName: String = "HybridShell kiosk") throws(ShellError) {
         self.profile = profile
         homeURL = try WebRoute(profile.home).request().url
         allowList = KioskAllowList(home: homeURL, patterns: profile.allow)
@@ -62,7 +63,7 @@ public final class KioskHost: PageDelegate {
         shell.defaults.newWindows = profile.windowOpen ? .sameView : .deny
         let context = try WebContext(storage: shell.storage, headless: false, memoryLimitMiB: profile.memoryLimitMiB)
         manager = try PageManager(configuration: shell, context: context)
-        manager.appName = "hybrid-run kiosk"
+        manager.appName = appName
         manager.recoversFromAPITermination = true
         manager.showsErrorPageOnGiveUp = false
         manager.recoveryURL = { [weak self] _ in self?.homeURL }
@@ -324,11 +325,11 @@ public final class KioskHost: PageDelegate {
     }
 
     /// Whether the screen is kept on (X11: the screen saver and DPMS timers are reset every 30 s).
-    var keepsScreenOn: Bool { profile.inhibitScreenSaver && ScreenSaverReset.isAvailable }
+    var keepsScreenOn: Bool { profile.inhibitScreenSaver && ScreenSaver.canBeReset }
 
     private func keepScreenOn() {
         guard keepsScreenOn else { return }
-        ScreenSaverReset.reset()
+        ScreenSaver.reset()
         screenSaverTimer = LoopTimer(after: .seconds(30)) { [weak self] in self?.keepScreenOn() }
     }
 }

@@ -25,7 +25,7 @@ public final class PageManager {
     /// Time a closing page's `unload` handlers get before the view is destroyed.
     public var unloadGrace: Duration = .seconds(1)
     /// Reported by the built-in `system.info` handler.
-    public var appName = "hybrid-run"
+    public var appName = "HybridShell"
     public var appVersion = HybridShellVersion.current
     /// Writes every page's bridge traffic here when set (`--bridge-log`).
     public var transcript: BridgeTranscript?

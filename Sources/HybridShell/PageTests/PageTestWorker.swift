@@ -12,6 +12,7 @@ final class PageTestWorker {
         var screenshotDirectory: String
         var additionalOrigins: [OriginPattern]
         var requestedFramework: String?
+        var runnerName = "HybridShell"
     }
 
     private final class Run {
@@ -164,7 +165,7 @@ final class PageTestWorker {
         }
         var console = monitor.console
         for note in run.notes + monitor.notes {
-            console.append(ConsoleMessage(level: .warn, source: .consoleAPI, text: "hybrid-run: \(note)", url: "", line: 0, column: 0))
+            console.append(ConsoleMessage(level: .warn, source: .consoleAPI, text: "\(settings.runnerName): \(note)", url: "", line: 0, column: 0))
         }
         return PageTestResult(page: run.page.name, url: run.page.url, framework: monitor.framework, outcome: monitor.outcome ?? .cancelled("not finished"),
                               tests: tests, console: console, duration: (ContinuousClock.now - run.started).milliseconds,

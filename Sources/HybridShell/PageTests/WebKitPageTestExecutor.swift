@@ -14,6 +14,10 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         public var userAgent: UserAgent = .engineDefault
         public var additionalOrigins: [OriginPattern] = []
         public var mockHandlers: MockHandlers?
+        /// Reported by the built-in `system.info` handler as the application.
+        public var appName = "HybridShell page tests"
+        /// Starts the runner's own notes among a page's console lines (`NAME: the web process crashed…`).
+        public var runnerName = "HybridShell"
 
         public init() {}
     }
@@ -57,7 +61,8 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         let worker = PageTestWorker(index: index, settings: .init(limits: settings.limits, screenshots: settings.screenshots,
                                                                   screenshotDirectory: settings.screenshotDirectory,
                                                                   additionalOrigins: settings.additionalOrigins,
-                                                                  requestedFramework: settings.adapter.framework == .auto ? nil : settings.adapter.framework.rawValue)) {
+                                                                  requestedFramework: settings.adapter.framework == .auto ? nil : settings.adapter.framework.rawValue,
+                                                                  runnerName: settings.runnerName)) {
             [unowned self] () throws(ShellError) -> ViewPool.Entry in
             try self.takeView()
         }
@@ -83,7 +88,7 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         configuration.newWindowPolicy = .deny
         let view = try WebView(configuration: configuration, context: context)
         let builtins = BridgeHandlers()
-        builtins.registerBuiltins(userAgent: view.userAgent, appName: "hybrid-run test", appVersion: HybridShellVersion.current)
+        builtins.registerBuiltins(userAgent: view.userAgent, appName: settings.appName, appVersion: HybridShellVersion.current)
         let handlers = BridgeHandlers(fallbacks: [mocks, builtins])
         handlers.registerRaw(TestAdapterOptions.handlerName, inOrder: { [weak self] data, call in
             let event = try PageTestEvent(data.value)

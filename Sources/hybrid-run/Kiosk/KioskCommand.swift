@@ -30,10 +30,10 @@ final class KioskCommand {
     }
 
     func run() async -> RunOutcome {
-        if let problem = MainLoop.displayError { return RunOutcome(.failure, problem) }
+        if let problem = MainLoop.displayError { return .noDisplay(problem) }
         let host: KioskHost
         do {
-            host = try KioskHost(profile: profile)
+            host = try KioskHost(profile: profile, appName: "hybrid-run kiosk")
         } catch {
             return RunOutcome(.usage, error.description)
         }

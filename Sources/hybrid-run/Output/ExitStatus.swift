@@ -26,3 +26,10 @@ struct RunOutcome: Sendable, Equatable {
 
     static let success = RunOutcome(.success)
 }
+
+extension RunOutcome {
+    /// No X display to run WebKit on, with the way out.
+    static func noDisplay(_ problem: String) -> RunOutcome {
+        RunOutcome(.failure, "\(problem); run headless with: xvfb-run -a hybrid-run …")
+    }
+}

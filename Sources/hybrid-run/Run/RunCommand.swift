@@ -26,11 +26,12 @@ final class RunCommand {
     /// Runs until the exit condition, a failure, a deadline or SIGINT/SIGTERM.
     func run() async -> RunOutcome {
         TerminationSignals.install { [weak self] _ in self?.settle(.success) }
-        if let problem = MainLoop.displayError { return RunOutcome(.failure, problem) }
+        if let problem = MainLoop.displayError { return .noDisplay(problem) }
         let page: Page
         do {
             let manager = try PageManager(configuration: options.shell)
             self.manager = manager
+            manager.appName = "hybrid-run"
             if let path = options.bridgeLog { manager.transcript = try BridgeTranscript(path: path) }
             options.mockHandlers?.register(in: manager.handlers)
             manager.onGiveUp = { [weak self] page in

@@ -22,7 +22,7 @@ final class TestCommand {
     func run() async -> RunOutcome {
         for warning in options.warnings { errors.write("hybrid-run: warning: \(warning)") }
         if !options.mergeReports.isEmpty { return merge() }
-        if let problem = MainLoop.displayError { return RunOutcome(.failure, problem) }
+        if let problem = MainLoop.displayError { return .noDisplay(problem) }
         let started = ContinuousClock.now
         let pages = options.pages
         if pages.isEmpty {

@@ -1,4 +1,5 @@
 import HybridShell
+@testable import hybrid_run
 import Testing
 
 @Suite("Control requests (pure)")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HybridShell
+@testable import hybrid_run
 
 /// The blocking client, on a thread of its own: on the engine actor it would block the very loop
 /// that has to answer, and in a task it would pin one of the few cooperative threads.

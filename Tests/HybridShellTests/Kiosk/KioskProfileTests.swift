@@ -1,5 +1,6 @@
 import Foundation
 import HybridShell
+@testable import hybrid_run
 import Testing
 
 @Suite("Kiosk profile files")

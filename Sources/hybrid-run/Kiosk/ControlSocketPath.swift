@@ -1,10 +1,11 @@
+import HybridShell
 import Glibc
 
 /// Where a kiosk listens for `hybrid-run ctl` when no path is given.
-public enum ControlSocketPath {
+enum ControlSocketPath {
     /// `$XDG_RUNTIME_DIR/hybrid-run/kiosk.sock` when `XDG_RUNTIME_DIR` is set (to an absolute
     /// path, as the XDG spec requires), else `/tmp/hybrid-run-<uid>/kiosk.sock`.
-    public static func defaultPath(environment: [String: String], userID: UInt32) -> String {
+    static func defaultPath(environment: [String: String], userID: UInt32) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return (runtime.hasSuffix("/") ? runtime : runtime + "/") + "hybrid-run/kiosk.sock"
         }
@@ -12,7 +13,7 @@ public enum ControlSocketPath {
     }
 
     /// ``defaultPath(environment:userID:)`` for this process: its environment and effective user.
-    public static var `default`: String {
+    static var `default`: String {
         var environment: [String: String] = [:]
         if let runtime = getenv("XDG_RUNTIME_DIR") { environment["XDG_RUNTIME_DIR"] = String(cString: runtime) }
         return defaultPath(environment: environment, userID: geteuid())

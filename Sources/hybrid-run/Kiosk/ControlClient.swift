@@ -1,3 +1,4 @@
+import HybridShell
 import Glibc
 
 /// The client side of a kiosk's control socket, as `hybrid-run ctl` uses it: connect, send one
@@ -5,21 +6,21 @@ import Glibc
 ///
 /// It blocks the calling thread (`poll` with the deadline), so never call it on ``EngineActor``
 /// when the kiosk is in the same process: the loop that would answer is the one it blocks.
-public enum ControlClient {
+enum ControlClient {
     /// The longest reply accepted, in bytes.
-    public static let maximumReplyLength = 1 << 20
+    static let maximumReplyLength = 1 << 20
 
     /// Sends `request` to the kiosk listening at `socketPath` and returns its reply line (without
     /// "\n"), whatever it says; ``ControlReply`` reads it. Throws when there is no reply: no
     /// socket, permission denied, a stale socket, nothing within `timeout`, or the connection
     /// closed without a reply.
-    public static func send(_ request: ControlRequest, socketPath: String, timeout: Duration) throws(ShellError) -> String {
+    static func send(_ request: ControlRequest, socketPath: String, timeout: Duration) throws(ShellError) -> String {
         try exchange(request.line, socketPath: socketPath, timeout: timeout)
     }
 
     /// ``send(_:socketPath:timeout:)`` for any line, unchecked (to test how a kiosk answers
     /// malformed requests). `line` must not contain "\n".
-    public static func exchange(_ line: String, socketPath: String, timeout: Duration) throws(ShellError) -> String {
+    static func exchange(_ line: String, socketPath: String, timeout: Duration) throws(ShellError) -> String {
         let deadline = ContinuousClock.now + timeout
         let descriptor = try connect(to: socketPath)
         defer { close(descriptor) }

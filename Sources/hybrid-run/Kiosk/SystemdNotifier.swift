@@ -1,13 +1,14 @@
+import HybridShell
 import Foundation
 
 /// `sd_notify` without libsystemd: datagrams to `$NOTIFY_SOCKET` (`READY=1`, `WATCHDOG=1`,
 /// `STATUS=…`, `STOPPING=1`). Does nothing when the service manager did not ask for them.
-public struct SystemdNotifier: Sendable {
-    public let socketPath: String?
+struct SystemdNotifier: Sendable {
+    let socketPath: String?
     /// Half of `$WATCHDOG_USEC` (systemd's advice), when the watchdog is on for this process.
-    public let watchdogPing: Duration?
+    let watchdogPing: Duration?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) {
+    init(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) {
         let path = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         socketPath = path.flatMap { $0.hasPrefix("/") || $0.hasPrefix("@") ? $0 : nil }
         if let usec = environment["WATCHDOG_USEC"].flatMap(UInt64.init), usec > 0,
@@ -20,7 +21,7 @@ public struct SystemdNotifier: Sendable {
 
     /// Sends one state message; false when there is no socket or the send failed.
     @discardableResult
-    public func notify(_ state: String) -> Bool {
+    func notify(_ state: String) -> Bool {
         guard let socketPath else { return false }
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return false }

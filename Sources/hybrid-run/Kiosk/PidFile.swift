@@ -1,15 +1,16 @@
+import HybridShell
 import Foundation
 
 /// `--pid-file`: the process id, written when the kiosk starts and removed when it stops. A file
 /// naming a live `hybrid-run` refuses the start (two kiosks would fight over one screen).
-public struct PidFile: Sendable {
-    public let path: String
+struct PidFile: Sendable {
+    let path: String
 
-    public init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
-    public func write(pid: Int32 = getpid()) throws(ShellError) {
+    func write(pid: Int32 = getpid()) throws(ShellError) {
         if let text = try? String(contentsOfFile: path, encoding: .utf8),
            let other = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), other != pid, kill(other, 0) == 0,
            (try? String(contentsOfFile: "/proc/\(other)/comm", encoding: .utf8))?.hasPrefix("hybrid-run") == true {
@@ -25,7 +26,7 @@ public struct PidFile: Sendable {
     }
 
     /// Removes the file if it still names this process.
-    public func remove(pid: Int32 = getpid()) {
+    func remove(pid: Int32 = getpid()) {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
               Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) == pid else { return }
         try? FileManager.default.removeItem(atPath: path)

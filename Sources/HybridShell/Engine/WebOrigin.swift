@@ -1,0 +1,29 @@
+import Foundation
+
+/// Origins as `location.origin` writes them (`http://host:port`, default ports omitted; `file://`).
+enum WebOrigin {
+    static func defaultPort(_ scheme: String) -> Int? {
+        ["http": 80, "https": 443, "ws": 80, "wss": 443][scheme]
+    }
+
+    /// The origin of a URL, or nil for URLs whose origin is opaque.
+    static func of(_ url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else { return nil }
+        if scheme == "file" { return "file://" }
+        guard defaultPort(scheme) != nil, let host = components.host?.lowercased(), !host.isEmpty else { return nil }
+        if let port = components.port, port != defaultPort(scheme) { return "\(scheme)://\(host):\(port)" }
+        return "\(scheme)://\(host)"
+    }
+
+    static func parse(_ origin: String) -> (scheme: String, host: String, port: String?)? {
+        guard let separator = origin.range(of: "://") else { return nil }
+        let scheme = origin[..<separator.lowerBound].lowercased()
+        var host = String(origin[separator.upperBound...]).lowercased()
+        var port: String?
+        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") {
+            port = String(host[host.index(after: colon)...])
+            host = String(host[..<colon])
+        }
+        return (scheme, host, port)
+    }
+}
