@@ -13,17 +13,16 @@ public final class WebContext {
         case persistent(directory: String)
     }
 
-    public let storage: Storage
+    public let configuration: WebContextConfiguration
+    public var storage: Storage { configuration.storage }
     let native: WebKitContext
 
-    /// Creates a context. `headless` applies the start-up tuning measured under Xvfb (see
-    /// bench/README.md); it only takes effect for the first context of a process. With
-    /// `memoryLimitMiB`, a web process that grows past it is killed by WebKit and its views report
-    /// ``WebProcessTerminationReason/exceededMemoryLimit`` (`WebKitMemoryPressureSettings`).
-    public init(storage: Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil) throws(ShellError) {
+    /// Creates a context (`webkit_web_context_new_with_website_data_manager`).
+    public init(configuration: WebContextConfiguration) throws(ShellError) {
         if let problem = MainLoop.displayError { throw .noDisplay(problem) }
-        if headless { WebKitEnvironment.applyHeadlessDefaults() }
-        switch storage {
+        if configuration.headless { WebKitEnvironment.applyHeadlessDefaults() }
+        let memoryLimitMiB = configuration.memoryLimitMiB
+        switch configuration.storage {
         case .ephemeral:
             native = WebKitContext(dataDirectory: nil, memoryLimitMiB: memoryLimitMiB)
         case .persistent(let directory):
@@ -38,7 +37,12 @@ public final class WebContext {
             }
             native = WebKitContext(dataDirectory: absolute, memoryLimitMiB: memoryLimitMiB)
         }
-        self.storage = storage
+        self.configuration = configuration
+    }
+
+    /// ``init(configuration:)`` with these settings.
+    public convenience init(storage: Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil) throws(ShellError) {
+        try self.init(configuration: WebContextConfiguration(storage: storage, headless: headless, memoryLimitMiB: memoryLimitMiB))
     }
 
     /// Removes every site's cookies, storage and caches (`webkit_website_data_manager_clear`).

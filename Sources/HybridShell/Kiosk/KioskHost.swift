@@ -61,7 +61,10 @@ public final class KioskHost: PageDelegate {
         var shell = profile.shell
         shell.window = profile.window
         shell.defaults.newWindows = profile.windowOpen ? .sameView : .deny
-        let context = try WebContext(storage: shell.storage, headless: false, memoryLimitMiB: profile.memoryLimitMiB)
+        var contextConfiguration = shell.context
+        contextConfiguration.headless = false
+        contextConfiguration.memoryLimitMiB = profile.memoryLimitMiB
+        let context = try WebContext(configuration: contextConfiguration)
         manager = try PageManager(configuration: shell, context: context)
         manager.appName = appName
         manager.recoversFromAPITermination = true

@@ -44,7 +44,7 @@ public final class PageManager {
         if let context {
             self.context = context
         } else {
-            self.context = try WebContext(storage: configuration.storage, headless: !configuration.window.isVisible)
+            self.context = try WebContext(configuration: configuration.contextConfiguration)
         }
         self.handlers = handlers
         pool = ViewPool(size: configuration.poolSize) { [unowned self] () throws(ShellError) in
@@ -131,13 +131,11 @@ public final class PageManager {
         configuration.developerExtras = self.configuration.developerExtras
         // Extra views may share the first one's web process (related views) to save memory.
         configuration.sharesProcessWith = self.configuration.sharedProcess ? firstView : nil
-        let view = try WebView(configuration: configuration, context: context)
-        if firstView == nil { firstView = view }
         var bridgeConfiguration = BridgeConfiguration(originPolicy: OriginPolicy(patterns: []))
         bridgeConfiguration.injection = injection
-        let builtins = BridgeHandlers()
-        let bridge = Bridge(view: view, configuration: bridgeConfiguration, handlers: BridgeHandlers(fallbacks: [handlers, builtins]))
-        return ViewPool.Entry(view: view, bridge: bridge, builtins: builtins)
+        let entry = try ViewPool.Entry.make(view: configuration, context: context, bridge: bridgeConfiguration, handlers: [handlers])
+        if firstView == nil { firstView = entry.view }
+        return entry
     }
 
     private func configure(_ entry: ViewPool.Entry, settings: PageSettings, url: String) throws(ShellError) {

@@ -9,7 +9,19 @@ public struct ShellConfiguration: Sendable {
     public var poolSize = 1
     /// At most this many live pages; opening one more fails.
     public var maxPages = 8
-    public var storage: WebContext.Storage = .ephemeral
+    /// The engine state pages share (storage, memory limit, …); `headless` follows ``window``.
+    public var context = WebContextConfiguration()
+    /// Where cookies, local storage and caches live: ``context``'s.
+    public var storage: WebContext.Storage {
+        get { context.storage }
+        set { context.storage = newValue }
+    }
+    /// ``context`` with `headless` set from ``window``: what a manager builds its context from.
+    public var contextConfiguration: WebContextConfiguration {
+        var configuration = context
+        configuration.headless = !window.isVisible
+        return configuration
+    }
     public var crashRecovery = CrashRecoveryPolicy()
     /// Extra views share the first view's web process: less memory, but one crash takes all.
     public var sharedProcess = false

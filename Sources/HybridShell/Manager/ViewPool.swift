@@ -86,3 +86,17 @@ final class ViewPool {
         for entry in entries { entry.view.close() }
     }
 }
+
+extension ViewPool.Entry {
+    /// A view with its bridge, assembled the one way the manager and the page-test workers (and
+    /// through the manager, the kiosk) do it: the bridge looks up `handlers` in order, then the
+    /// built-ins, which stay empty until the caller registers them (the page's user agent is known
+    /// only then).
+    @EngineActor static func make(view configuration: WebViewConfiguration, context: WebContext, bridge: BridgeConfiguration,
+                     handlers: [BridgeHandlers]) throws(ShellError) -> ViewPool.Entry {
+        let view = try WebView(configuration: configuration, context: context)
+        let builtins = BridgeHandlers()
+        let bridge = Bridge(view: view, configuration: bridge, handlers: BridgeHandlers(fallbacks: handlers + [builtins]))
+        return ViewPool.Entry(view: view, bridge: bridge, builtins: builtins)
+    }
+}

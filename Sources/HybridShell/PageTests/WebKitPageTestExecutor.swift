@@ -14,6 +14,8 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         public var userAgent: UserAgent = .engineDefault
         public var additionalOrigins: [OriginPattern] = []
         public var mockHandlers: MockHandlers?
+        /// The engine state of the run's views (ephemeral unless set); `headless` follows ``window``.
+        public var context = WebContextConfiguration()
         /// Reported by the built-in `system.info` handler as the application.
         public var appName = "HybridShell page tests"
         /// Starts the runner's own notes among a page's console lines (`NAME: the web process crashed…`).
@@ -31,7 +33,9 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
     public init(settings: Settings, workers: Int) throws(ShellError) {
         self.settings = settings
         try settings.userAgent.validate()
-        context = try WebContext(storage: .ephemeral, headless: !settings.window.isVisible)
+        var contextConfiguration = settings.context
+        contextConfiguration.headless = !settings.window.isVisible
+        context = try WebContext(configuration: contextConfiguration)
         settings.mockHandlers?.register(in: mocks)
         pool = ViewPool(size: max(1, workers)) { [unowned self] () throws(ShellError) in try self.makeView() }
     }
@@ -86,18 +90,17 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         configuration.userAgent = settings.userAgent
         // A test page that opens a window must not navigate itself away from its tests.
         configuration.newWindowPolicy = .deny
-        let view = try WebView(configuration: configuration, context: context)
-        let builtins = BridgeHandlers()
-        builtins.registerBuiltins(userAgent: view.userAgent, appName: settings.appName, appVersion: HybridShellVersion.current)
-        let handlers = BridgeHandlers(fallbacks: [mocks, builtins])
-        handlers.registerRaw(TestAdapterOptions.handlerName, inOrder: { [weak self] data, call in
+        let entry = try ViewPool.Entry.make(view: configuration, context: context,
+                                            bridge: BridgeConfiguration(originPolicy: OriginPolicy(patterns: [])), handlers: [mocks])
+        let view = entry.view
+        entry.builtins.registerBuiltins(userAgent: view.userAgent, appName: settings.appName, appVersion: HybridShellVersion.current)
+        entry.bridge.handlers.registerRaw(TestAdapterOptions.handlerName, inOrder: { [weak self] data, call in
             let event = try PageTestEvent(data.value)
             await self?.receive(event, sessionID: call.sessionID)
             return .null
         })
-        let bridge = Bridge(view: view, configuration: BridgeConfiguration(originPolicy: OriginPolicy(patterns: [])), handlers: handlers)
         view.addUserScript(UserScript(source: settings.adapter.script, injectionTime: .documentStart, frames: .topFrameOnly, world: .page))
-        return ViewPool.Entry(view: view, bridge: bridge, builtins: builtins)
+        return entry
     }
 
     private func receive(_ event: PageTestEvent, sessionID: String) async {

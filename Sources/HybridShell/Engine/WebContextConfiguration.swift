@@ -1,0 +1,19 @@
+/// What a ``WebContext`` is built from: the one place to configure the engine state that views
+/// share and that must be set before any view exists. ``PageManager``, the page-test executor and
+/// the kiosk all build their context from one of these, so a setting added here reaches all three.
+public struct WebContextConfiguration: Sendable {
+    /// Where cookies, local storage and caches live.
+    public var storage: WebContext.Storage = .ephemeral
+    /// Applies the start-up tuning measured under Xvfb (see bench/README.md); only the first
+    /// context of a process can.
+    public var headless = true
+    /// When set, a web process that grows past it is killed by WebKit and its views report
+    /// ``WebProcessTerminationReason/exceededMemoryLimit`` (`WebKitMemoryPressureSettings`).
+    public var memoryLimitMiB: Int?
+
+    public init(storage: WebContext.Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil) {
+        self.storage = storage
+        self.headless = headless
+        self.memoryLimitMiB = memoryLimitMiB
+    }
+}
