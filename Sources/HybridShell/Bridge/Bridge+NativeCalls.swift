@@ -14,8 +14,8 @@ extension Bridge {
                         onProgress: (@Sendable (RawJSON) -> Void)? = nil) async throws(BridgeError) -> RawJSON {
         let waiter = NativeCallWaiter(onProgress: onProgress)
         let limit = timeout ?? configuration.defaultTimeout
-        waiter.timeout = LoopTimer(after: limit) { [weak waiter] in
-            waiter?.settle(.failure(BridgeError(.timeout, "the page handler \(JSONValue.quoted(name)) did not answer within \(limit.secondsText)")))
+        waiter.expire(after: limit) {
+            BridgeError(.timeout, "the page handler \(JSONValue.quoted(name)) did not answer within \(limit.secondsText)")
         }
         let started = ContinuousClock.now
         let send: (BridgeSession) -> Void = { [weak self, weak waiter] session in
@@ -116,15 +116,15 @@ extension Bridge {
         session.outbox.removeAll()
         transcript?.record(direction: "out", session: session.id, kind: "event", handler: event, id: nil,
                            size: payload.text.utf8.count, latency: nil, outcome: "sent")
-        let waiter = NativeCallWaiter(onProgress: nil)
-        waiter.timeout = LoopTimer(after: timeout) { [weak waiter] in waiter?.settle(.success(.null)) }
+        let handled = Handoff<Void>()
+        handled.settle(after: timeout) { .success(()) }
         let id = session.id
-        Task { @EngineActor [weak self, weak session, weak waiter] in
+        Task { @EngineActor [weak self, weak session, weak handled] in
             let answer = try? await view.native.callAsyncReturningString(
                 "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], world: Bridge.world)
             if let self, let session, let text = answer ?? nil, !text.isEmpty { self.receiveDeliveryAnswer(text, session: session) }
-            waiter?.settle(.success(.null))
+            handled?.fulfill(())
         }
-        _ = try? await waiter.wait()
+        _ = try? await handled.value()
     }
 }

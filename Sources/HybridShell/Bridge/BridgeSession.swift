@@ -47,22 +47,25 @@ final class BridgeSession {
     }
 }
 
-/// A native → page call waiting for its reply, settled exactly once (reply, timeout or reset).
+/// A native → page call waiting for its reply, settled exactly once (reply, timeout or reset): a
+/// ``Handoff`` with the bridge's error type and the call's progress callback.
 @EngineActor
 final class NativeCallWaiter {
-    private var continuation: CheckedContinuation<RawJSON, any Error>?
-    private var outcome: Result<RawJSON, BridgeError>?
+    private let handoff = Handoff<RawJSON>()
     let onProgress: (@Sendable (RawJSON) -> Void)?
-    var timeout: LoopTimer?
 
     init(onProgress: (@Sendable (RawJSON) -> Void)?) {
         self.onProgress = onProgress
     }
 
+    /// Fails the call with `error()` after `duration` unless it settles first.
+    func expire(after duration: Duration, _ error: @escaping @EngineActor () -> BridgeError) {
+        handoff.settle(after: duration) { .failure(error()) }
+    }
+
     func wait() async throws(BridgeError) -> RawJSON {
-        if let outcome { return try outcome.get() }
         do {
-            return try await withCheckedThrowingContinuation { continuation = $0 }
+            return try await handoff.value()
         } catch let error as BridgeError {
             throw error
         } catch {
@@ -70,13 +73,9 @@ final class NativeCallWaiter {
         }
     }
 
-    var hasOutcome: Bool { outcome != nil }
+    var hasOutcome: Bool { handoff.isSettled }
 
     func settle(_ result: Result<RawJSON, BridgeError>) {
-        guard outcome == nil else { return }
-        outcome = result
-        timeout?.cancel()
-        continuation?.resume(with: result.mapError { $0 as any Error })
-        continuation = nil
+        handoff.settle(result.mapError { $0 as any Error })
     }
 }

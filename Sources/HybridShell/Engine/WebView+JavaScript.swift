@@ -38,3 +38,12 @@ enum JavaScriptIdentifier {
         return name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "$" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
     }
 }
+
+extension WebView {
+    /// Runs `body` as the body of an async function with string arguments in `world` and returns its
+    /// string result (nil for anything else), without a JSON round trip: the path for payloads of
+    /// megabytes (`webkit_web_view_call_async_javascript_function`).
+    public func callFunctionReturningString(_ body: String, strings: [String: String], in world: ScriptWorld = .page) async throws -> String? {
+        try await native.callAsyncReturningString(body, strings: strings, world: world.name)
+    }
+}

@@ -48,7 +48,13 @@ extension WebKitView {
                                              guard let valuePointer, let replyPointer else { return false }
                                              let value = valuePointer.assumingMemoryBound(to: JSCValue.self)
                                              let (text, isString) = JSCValueConversion.text(value)
-                                             let reply = ScriptMessageReply(OpaquePointer(replyPointer), context: jsc_value_get_context(value))
+                                             let held = WebKitScriptReply(OpaquePointer(replyPointer), context: jsc_value_get_context(value))
+                                             let reply = ScriptMessageReply { answer in
+                                                 switch answer {
+                                                 case .value(let text): held.succeed(text)
+                                                 case .error(let message): held.fail(message)
+                                                 }
+                                             }
                                              body(ScriptMessage(body: text, isString: isString), reply)
                                              return true
                                          } as TwoPointerPredicateSignal))

@@ -61,15 +61,16 @@ public final class PageManager {
     public func waitForWarmView(timeout: Duration = .seconds(30)) async throws(ShellError) {
         guard pool.size > 0 else { throw .invalidArgument("the pool is empty by configuration (pool = 0)") }
         pool.refill()
-        let waiter = NativeCallWaiter(onProgress: nil)
-        waiter.timeout = LoopTimer(after: timeout) { [weak waiter] in
-            waiter?.settle(.failure(BridgeError(.timeout, "no warm view within \(timeout.secondsText)")))
-        }
-        Task { @EngineActor [weak waiter, pool] in
+        let warm = Handoff<Void>()
+        Task { @EngineActor [weak warm, pool] in
             await pool?.waitForReadyView()
-            waiter?.settle(.success(.null))
+            warm?.fulfill(())
         }
-        do { _ = try await waiter.wait() } catch { throw .timedOut(error.message) }
+        do {
+            try await warm.value(timeout: timeout, "warm view")
+        } catch {
+            throw .timedOut("no warm view within \(timeout.secondsText)")
+        }
     }
 
     /// Opens a route on top of the stack. Everything about the route is checked before anything

@@ -13,8 +13,7 @@ final class KioskCommand {
     private let errors: OutputLines
     private let notifier = SystemdNotifier()
     private let started = ContinuousClock.now
-    private var outcome: RunOutcome?
-    private var finish: CheckedContinuation<RunOutcome, Never>?
+    private let outcome = Handoff<RunOutcome>()
     private var host: KioskHost?
     private var listener: UnixSocketListener?
     private var watchdogTimer: LoopTimer?
@@ -64,9 +63,7 @@ final class KioskCommand {
             settle(RunOutcome(.failure, error.description), reason: "cannot start")
         }
         pingWatchdog()
-        let result = await withCheckedContinuation { continuation in
-            if let outcome { continuation.resume(returning: outcome) } else { finish = continuation }
-        }
+        let result = (try? await outcome.value()) ?? .success
         notifier.notify("STOPPING=1")
         watchdogTimer?.cancel()
         listener?.close()
@@ -134,12 +131,10 @@ final class KioskCommand {
     }
 
     private func settle(_ result: RunOutcome, reason: String) {
-        guard outcome == nil else { return }
+        guard !outcome.isSettled else { return }
         let result = RunOutcome(result.status, result.reason ?? (result.status == .success ? nil : reason))
-        outcome = result
+        outcome.fulfill(result)
         stopReason = reason
-        finish?.resume(returning: result)
-        finish = nil
     }
 
     private var stopReason = ""

@@ -10,8 +10,7 @@ final class RunCommand {
     private let output: OutputLines
     private let errors: OutputLines
     private let started = ContinuousClock.now
-    private var outcome: RunOutcome?
-    private var finish: CheckedContinuation<RunOutcome, Never>?
+    private let outcome = Handoff<RunOutcome>()
     private var manager: PageManager?
     private var loadFinished = false
     private var callsFinished = true
@@ -53,9 +52,7 @@ final class RunCommand {
                 schedule(after: timeout, RunOutcome(.timeout, "\(what) within \(timeout.secondsText)"))
             }
         }
-        return await withCheckedContinuation { continuation in
-            if let outcome { continuation.resume(returning: outcome) } else { finish = continuation }
-        }
+        return (try? await outcome.value()) ?? .success
     }
 
     private func handle(_ event: PageEvent) {
@@ -124,16 +121,13 @@ final class RunCommand {
     }
 
     private func schedule(after duration: Duration, _ outcome: RunOutcome) {
-        Task { @EngineActor [weak self] in
-            try? await Task.sleep(for: duration)
-            self?.settle(outcome)
-        }
+        timers.append(LoopTimer(after: duration) { [weak self] in self?.settle(outcome) })
     }
 
+    private var timers: [LoopTimer] = []
+
     private func settle(_ result: RunOutcome) {
-        guard outcome == nil else { return }
-        outcome = result
-        finish?.resume(returning: result)
-        finish = nil
+        guard !outcome.isSettled else { return }
+        outcome.fulfill(result)
     }
 }

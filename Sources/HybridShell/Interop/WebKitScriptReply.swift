@@ -1,10 +1,9 @@
 internal import CWebKitGTK
 
-/// The answer to one `postMessage` of a reply handler (`WebKitScriptMessageReply`). It must be
-/// answered once; a reply dropped unanswered rejects the page's Promise, so a page never waits
-/// forever on a forgotten message.
+/// Holds one `WebKitScriptMessageReply` until ``ScriptMessageReply`` (the domain side) answers it;
+/// one dropped unanswered rejects the page's Promise, so a page never waits forever.
 @EngineActor
-public final class ScriptMessageReply {
+final class WebKitScriptReply {
     private var reply: OpaquePointer?
     private let context: OpaquePointer?
 
@@ -13,10 +12,10 @@ public final class ScriptMessageReply {
         self.context = context.map { OpaquePointer(g_object_ref($0)) }
     }
 
-    public var isAnswered: Bool { reply == nil }
+    var isAnswered: Bool { reply == nil }
 
     /// Resolves the page's Promise with a string.
-    public func succeed(_ text: String) {
+    func succeed(_ text: String) {
         guard let reply, let context else { return }
         self.reply = nil
         let value = jsc_value_new_string(UnsafeMutablePointer(context), text)
@@ -26,7 +25,7 @@ public final class ScriptMessageReply {
     }
 
     /// Rejects the page's Promise with an `Error` carrying `message`.
-    public func fail(_ message: String) {
+    func fail(_ message: String) {
         guard let reply else { return }
         self.reply = nil
         webkit_script_message_reply_return_error_message(reply, message)
