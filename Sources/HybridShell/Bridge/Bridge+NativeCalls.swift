@@ -73,13 +73,13 @@ extension Bridge {
 
     private func flush(_ session: BridgeSession) {
         session.flushScheduled = false
-        guard !session.isEnded, !session.outbox.isEmpty, let view else { return }
+        guard !session.isEnded, !session.outbox.isEmpty, let engine else { return }
         let frames = OutboundFrame.array(session.outbox)
         session.outbox.removeAll()
         let id = session.id
         Task { @EngineActor [weak self, weak session] in
-            let answer = try? await view.native.callAsyncReturningString(
-                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], world: Bridge.world)
+            let answer = try? await engine.callFunctionReturningString(
+                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], in: .isolated(Bridge.world))
             guard let self, let session, let text = answer ?? nil, !text.isEmpty else { return }
             self.receiveDeliveryAnswer(text, session: session)
         }
@@ -110,7 +110,7 @@ extension Bridge {
     /// sent back at once — or until `timeout`. Closing a page uses it so `unload` handlers run,
     /// and their calls reach Swift, before the document is destroyed.
     public func emitAndWait(_ event: String, data: some Encodable = JSONValue.null, timeout: Duration) async {
-        guard let session, !session.isEnded, session.allowed, let view, let payload = try? RawJSON(encoding: data) else { return }
+        guard let session, !session.isEnded, session.allowed, let engine, let payload = try? RawJSON(encoding: data) else { return }
         session.outbox.append(OutboundFrame.event(event, payload))
         let frames = OutboundFrame.array(session.outbox)
         session.outbox.removeAll()
@@ -120,8 +120,8 @@ extension Bridge {
         handled.settle(after: timeout) { .success(()) }
         let id = session.id
         Task { @EngineActor [weak self, weak session, weak handled] in
-            let answer = try? await view.native.callAsyncReturningString(
-                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], world: Bridge.world)
+            let answer = try? await engine.callFunctionReturningString(
+                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], in: .isolated(Bridge.world))
             if let self, let session, let text = answer ?? nil, !text.isEmpty { self.receiveDeliveryAnswer(text, session: session) }
             handled?.fulfill(())
         }

@@ -23,10 +23,11 @@ extension Bridge {
     /// Reads `WebViewJavascriptBridge._fetchQueue()` in the top document and answers each message
     /// through `WebViewJavascriptBridge._handleMessageFromObjC` (values passed as typed arguments).
     func fetchWVJBQueue() {
-        guard let view, let session else { return }
+        guard let engine, let session else { return }
         Task { @EngineActor [weak self] in
-            let queue = try? await view.evaluateJavaScript(
-                "(window.WebViewJavascriptBridge && typeof WebViewJavascriptBridge._fetchQueue === 'function') ? WebViewJavascriptBridge._fetchQueue() : '[]'")
+            let queue = try? await engine.evaluateJavaScript(
+                "(window.WebViewJavascriptBridge && typeof WebViewJavascriptBridge._fetchQueue === 'function') ? WebViewJavascriptBridge._fetchQueue() : '[]'",
+                in: .page, sourceURL: nil)
             guard let self, self.session === session, !session.isEnded, let text = queue?.stringValue else { return }
             let messages: [RawJSON]
             do {
@@ -54,7 +55,7 @@ extension Bridge {
         let data = members["data"] ?? .null
         let callbackID = members["callbackId"]?.value.stringValue
         let respond: (Result<RawJSON, BridgeError>) -> Void = { [weak self] result in
-            guard let self, let callbackID, let view = self.view, !session.isEnded, self.session === session else { return }
+            guard let self, let callbackID, let engine = self.engine, !session.isEnded, self.session === session else { return }
             self.transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: name, id: nil,
                                     size: data.text.utf8.count, latency: ContinuousClock.now - arrived,
                                     outcome: (try? result.get()).map { _ in "ok" } ?? "error")
@@ -65,8 +66,8 @@ extension Bridge {
             }
             let response = #"{"responseId":\#(JSONValue.quoted(callbackID)),"responseData":"# + responseData + "}"
             Task { @EngineActor in
-                _ = try? await view.callAsyncJavaScript("WebViewJavascriptBridge._handleMessageFromObjC(message);",
-                                                        arguments: ["message": .string(response)])
+                _ = try? await engine.callAsyncJavaScript("WebViewJavascriptBridge._handleMessageFromObjC(message);",
+                                                          arguments: ["message": .string(response)], in: .page)
             }
         }
         guard let handler = handlers.handler(named: name) else {

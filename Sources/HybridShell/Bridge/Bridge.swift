@@ -20,7 +20,8 @@ public final class Bridge {
         get { configuration.originPolicy }
         set { configuration.originPolicy = newValue }
     }
-    weak var view: WebView?
+    /// The page it bridges: a ``WebView``, or a fake in tests.
+    weak var engine: (any BridgeEngine)?
     var session: BridgeSession?
     /// Native calls and events made while no session was ready; sent when one is.
     var waitingForReady: [(BridgeSession) -> Void] = []
@@ -34,8 +35,14 @@ public final class Bridge {
     static let world = "hybridshell"
     static let handlerName = "hybridshell"
 
-    public init(view: WebView, configuration: BridgeConfiguration, handlers: BridgeHandlers = BridgeHandlers()) {
-        self.view = view
+    /// A bridge for the page in `view`.
+    public convenience init(view: WebView, configuration: BridgeConfiguration, handlers: BridgeHandlers = BridgeHandlers()) {
+        self.init(engine: view, configuration: configuration, handlers: handlers)
+    }
+
+    /// A bridge for any ``BridgeEngine``: what tests use to drive it without WebKit.
+    public init(engine view: any BridgeEngine, configuration: BridgeConfiguration, handlers: BridgeHandlers = BridgeHandlers()) {
+        self.engine = view
         self.configuration = configuration
         self.handlers = handlers
         view.addScriptMessageReplyHandler(Bridge.handlerName, in: .isolated(Bridge.world)) { [weak self] message, reply in
@@ -94,10 +101,10 @@ public final class Bridge {
     /// Injects the bridge into the current document now (`injectDynamically`, or a
     /// WebViewJavascriptBridge `__bridge_loaded__` ping on a page that had none).
     func injectNow() {
-        guard let view, session == nil || session?.isEnded == true else { return }
+        guard let engine, session == nil || session?.isEnded == true else { return }
         Task { @EngineActor in
-            _ = try? await view.evaluateJavaScript(BridgeScripts.relay, in: .isolated(Bridge.world))
-            _ = try? await view.evaluateJavaScript(BridgeScripts.page)
+            _ = try? await engine.evaluateJavaScript(BridgeScripts.relay, in: .isolated(Bridge.world), sourceURL: nil)
+            _ = try? await engine.evaluateJavaScript(BridgeScripts.page, in: .page, sourceURL: nil)
         }
     }
 
