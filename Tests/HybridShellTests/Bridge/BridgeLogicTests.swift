@@ -1,0 +1,232 @@
+import Testing
+@testable import HybridShell
+
+/// The bridge's own logic — sessions, queueing before ready, resets, every dialect's decoding and
+/// every limit — driven through ``FakeBridgeEngine``: no WebKit, no display, no waiting on pages.
+@Suite(.timeLimit(.minutes(1)))
+@EngineActor
+struct BridgeLogicTests {
+    // Session ids are 32 lowercase hex digits, as the relay makes them.
+    static let a1 = "a1" + String(repeating: "0", count: 30)
+    static let e1 = "e1" + String(repeating: "0", count: 30)
+    static let unknown = String(repeating: "f", count: 32)
+    let engine = FakeBridgeEngine()
+    let bridge: Bridge
+    /// Names of handlers that ran, in order.
+    let ran = Recorder()
+
+    init() throws {
+        var configuration = BridgeConfiguration(originPolicy: OriginPolicy(patterns: [try OriginPattern(parsing: "https://app.example")]))
+        configuration.maxPayload = 4_096
+        configuration.maxDepth = 8
+        configuration.defaultTimeout = .seconds(10)
+        bridge = Bridge(engine: engine, configuration: configuration)
+        let ran = self.ran
+        bridge.handlers.register("sum") { (input: [Int]) -> Int in
+            Task { @EngineActor in ran.add("sum") }
+            return input.reduce(0, +)
+        }
+        bridge.handlers.registerRaw("dialect", sync: { _, call in
+            Task { @EngineActor in ran.add("dialect") }
+            return RawJSON(unchecked: JSONValue.quoted(call.dialect.rawValue))
+        })
+    }
+
+    private func frames(_ answer: ScriptMessageReply.Answer) throws -> [JSONValue] {
+        guard case .value(let text) = answer else { throw ShellError.invalidArgument("the post was rejected: \(answer)") }
+        return try #require(try JSONValue(parsing: text).arrayValue)
+    }
+
+    private func ready(_ session: String = Self.a1) async throws {
+        let reply = try frames(await engine.hello(session: session, url: "https://app.example/index.html", origin: "https://app.example"))
+        #expect(reply.first?["t"] == "ready")
+    }
+
+    // MARK: Sessions
+
+    @Test func helloFromTheAllowedOriginGetsReadyWithTheConfiguredLimits() async throws {
+        let reply = try frames(await engine.hello(session: Self.a1, url: "https://app.example/", origin: "https://app.example"))
+        #expect(reply.count == 1)
+        #expect(reply[0]["t"] == "ready")
+        #expect(reply[0]["session"] == .string(Self.a1))
+        #expect(reply[0]["limits"]?["maxPayload"] == .number(4_096))
+        #expect(bridge.currentSession?.allowed == true)
+        #expect(bridge.currentSession?.origin == "https://app.example")
+    }
+
+    @Test func anotherOriginIsDeniedAndItsCallsNeverRun() async throws {
+        let reply = try frames(await engine.hello(session: Self.e1, url: "https://evil.example/", origin: "https://evil.example"))
+        #expect(reply.first?["t"] == "denied")
+        #expect(reply.first?["code"] == "DENIED")
+        let call = try frames(await engine.send(Self.e1, #"[{"t":"call","id":1,"h":"sum","d":[1,2]}]"#))
+        #expect(call.first?["t"] == "error")
+        #expect(call.first?["code"] == "DENIED")
+        #expect(ran.names.isEmpty)
+    }
+
+    @Test func aPostForAnUnknownOrEndedSessionIsRefusedWithReset() async throws {
+        let unknown = try frames(await engine.send(Self.unknown, #"[{"t":"call","id":1,"h":"sum","d":[1]}]"#))
+        #expect(unknown.first?["code"] == "BRIDGE_RESET")
+        try await ready()
+        engine.emit(.loadCommitted(url: "https://app.example/next.html"))
+        let ended = try frames(await engine.send(Self.a1, #"[{"t":"call","id":2,"h":"sum","d":[1]}]"#))
+        #expect(ended.first?["code"] == "BRIDGE_RESET")
+        #expect(ran.names.isEmpty)
+    }
+
+    @Test func helloIsOnlyValidAsASessionsFirstPost() async throws {
+        try await ready()
+        let again = try frames(await engine.hello(session: Self.a1, url: "https://app.example/", origin: "https://app.example"))
+        #expect(again.first?["code"] == "INVALID_MESSAGE")
+    }
+
+    // MARK: Native → page
+
+    @Test func nativeCallsMadeBeforeReadyWaitAndLeaveInOrder() async throws {
+        let first = Task { @EngineActor in try await bridge.callRaw("page.first", with: RawJSON(unchecked: "1")) }
+        let second = Task { @EngineActor in try await bridge.callRaw("page.second", with: RawJSON(unchecked: "2")) }
+        await Task.yield()
+        #expect(engine.deliveries.isEmpty)
+        try await ready()
+        try await engine.waitUntil("the queued calls") { engine.deliveries.count >= 1 }
+        let delivered = try #require(try JSONValue(parsing: engine.deliveries[0].frames).arrayValue)
+        #expect(delivered.map { $0["h"] } == ["page.first", "page.second"])
+        #expect(engine.deliveries[0].session == Self.a1)
+        _ = await engine.send(Self.a1, #"[{"t":"reply","id":1,"ok":true,"d":"one"},{"t":"reply","id":2,"ok":true,"d":"two"}]"#)
+        #expect(try await first.value.text == #""one""#)
+        #expect(try await second.value.text == #""two""#)
+    }
+
+    @Test func aNavigationSettlesPendingNativeCallsWithReset() async throws {
+        try await ready()
+        let call = Task { @EngineActor in try await bridge.callRaw("page.slow") }
+        try await engine.waitUntil("the call's delivery") { !engine.deliveries.isEmpty }
+        engine.emit(.loadCommitted(url: "https://app.example/other.html"))
+        do {
+            _ = try await call.value
+            Issue.record("the call should have failed")
+        } catch let error as BridgeError {
+            #expect(error.code == .bridgeReset)
+        }
+    }
+
+    @Test func aCrashedWebProcessSettlesPendingNativeCallsWithReset() async throws {
+        try await ready()
+        let call = Task { @EngineActor in try await bridge.callRaw("page.slow") }
+        try await engine.waitUntil("the call's delivery") { !engine.deliveries.isEmpty }
+        engine.emit(.webProcessTerminated(.crashed))
+        do {
+            _ = try await call.value
+            Issue.record("the call should have failed")
+        } catch let error as BridgeError {
+            #expect(error.code == .bridgeReset)
+        }
+    }
+
+    // MARK: Dialects
+
+    @Test func hybridCallIsAnsweredInItsPostsReply() async throws {
+        try await ready()
+        let reply = try frames(await engine.send(Self.a1, #"[{"t":"call","id":7,"h":"sum","d":[1,2,3],"dl":"hybrid"}]"#))
+        #expect(reply == [["t": "reply", "id": 7, "ok": true, "d": 6]])
+    }
+
+    @Test func unknownHandlerRejectsWithNotFound() async throws {
+        try await ready()
+        let reply = try frames(await engine.send(Self.a1, #"[{"t":"call","id":1,"h":"nope","d":null}]"#))
+        #expect(reply.first?["ok"] == false)
+        #expect(reply.first?["e"]?["code"] == "NOT_FOUND")
+    }
+
+    @Test func wxCallsCarryTheirDialect() async throws {
+        try await ready()
+        let reply = try frames(await engine.send(Self.a1, #"[{"t":"call","id":1,"h":"dialect","d":null,"dl":"wx"}]"#))
+        #expect(reply.first?["d"] == "wx")
+    }
+
+    @Test func dsbridgePromptWithTheSessionSecretRunsTheHandler() async throws {
+        try await ready()
+        let answer = await engine.dialog(ScriptDialog(kind: .prompt, message: "_hybridshell_ds=\(FakeBridgeEngine.secret):sum", defaultText: #"{"data":[4,5]}"#))
+        #expect(answer == .prompt(#"{"code":0,"data":9}"#))
+    }
+
+    @Test func dsbridgePromptWithoutTheSecretIsDenied() async throws {
+        try await ready()
+        let forged = await engine.dialog(ScriptDialog(kind: .prompt, message: "_hybridshell_ds=guess:sum", defaultText: #"{"data":[1]}"#))
+        let plain = await engine.dialog(ScriptDialog(kind: .prompt, message: "_dsbridge=sum", defaultText: #"{"data":[1]}"#))
+        for answer in [forged, plain] {
+            guard case .prompt(let text?)? = answer else { Issue.record("no answer: \(String(describing: answer))"); continue }
+            #expect(try JSONValue(parsing: text)["errorCode"] == "DENIED")
+        }
+        #expect(ran.names.isEmpty)
+    }
+
+    @Test func ordinaryPromptsAreLeftToThePage() async throws {
+        try await ready()
+        #expect(await engine.dialog(ScriptDialog(kind: .prompt, message: "Your name?", defaultText: "")) == nil)
+    }
+
+    @Test func webViewJavascriptBridgeQueueIsReadAndEachMessageAnswered() async throws {
+        try await ready()
+        engine.evaluate = { script in
+            script.contains("_fetchQueue") ? .string(#"[{"handlerName":"sum","data":[2,3],"callbackId":"cb_1"},{"handlerName":"dialect","callbackId":"cb_2"}]"#) : .null
+        }
+        #expect(engine.navigate("https://__wvjb_queue_message__/") == .cancel)
+        try await engine.waitUntil("the two WVJB answers") { engine.calls.count >= 2 }
+        let responses = try engine.calls.map { call -> JSONValue in
+            try JSONValue(parsing: try #require(call.arguments["message"]?.stringValue))
+        }
+        #expect(responses.contains(["responseId": "cb_1", "responseData": 5]))
+        #expect(responses.contains(["responseId": "cb_2", "responseData": "wvjb"]))
+    }
+
+    @Test func webViewJavascriptBridgeURLsNeverLoadAndOthersAreNotTheBridges() async throws {
+        #expect(engine.navigate("wvjbscheme://__BRIDGE_LOADED__") == .cancel)
+        #expect(engine.navigate("https://example.org/") == nil)
+    }
+
+    // MARK: Limits
+
+    @Test func aPostLongerThanTheLimitIsRefusedWhole() async throws {
+        try await ready()
+        let big = String(repeating: "x", count: 8_000)
+        let reply = try frames(await engine.send(Self.a1, #"[{"t":"call","id":1,"h":"sum","d":"\#(big)"}]"#))
+        #expect(reply.first?["code"] == "PAYLOAD_TOO_LARGE")
+        #expect(ran.names.isEmpty)
+    }
+
+    @Test(arguments: [
+        (#"[{"t":"call","id":1,"h":"sum","d":[1],"d":[2]}]"#, "duplicate key"),
+        (#"[{"t":"call","id":1,"h":"sum","d":{"__proto__":{"x":1}}}]"#, "__proto__"),
+        (#"[{"t":"call","id":1,"h":"sum","d":[1,]}]"#, "INVALID_MESSAGE"),
+        (#"[{"t":"call","id":1,"h":"sum","d":[[[[[[[[[[[[1]]]]]]]]]]]]}]"#, "INVALID_MESSAGE"),
+    ])
+    func malformedPostsAreRefusedAndNoHandlerRuns(frames text: String, expected: String) async throws {
+        try await ready()
+        let answer = await engine.send(Self.a1, text)
+        guard case .value(let reply) = answer else { Issue.record("rejected: \(answer)"); return }
+        #expect(reply.contains(expected) || reply.contains("INVALID_MESSAGE"), "\(reply)")
+        #expect(reply.contains("\"ok\":true") == false, "\(reply)")
+        #expect(ran.names.isEmpty)
+    }
+
+    @Test func aPostThatIsNotTextIsRefused() async throws {
+        try await ready()
+        let reply = try frames(await engine.post("{}", isString: false))
+        #expect(reply.first?["code"] == "INVALID_MESSAGE")
+    }
+
+    @Test func aResultLargerThanTheLimitBecomesAnError() async throws {
+        bridge.handlers.registerRaw("big", sync: { _, _ in RawJSON(unchecked: JSONValue.quoted(String(repeating: "y", count: 5_000))) })
+        try await ready()
+        let reply = try frames(await engine.send(Self.a1, #"[{"t":"call","id":3,"h":"big","d":null}]"#))
+        #expect(reply.first?["e"]?["code"] == "PAYLOAD_TOO_LARGE")
+    }
+}
+
+/// Collects names from handlers (which run on the engine actor).
+@EngineActor
+final class Recorder {
+    private(set) var names: [String] = []
+    func add(_ name: String) { names.append(name) }
+}
