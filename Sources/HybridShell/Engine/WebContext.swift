@@ -20,8 +20,12 @@ public final class WebContext {
     /// bench/README.md); it only takes effect for the first context of a process. With
     /// `memoryLimitMiB`, a web process that grows past it is killed by WebKit and its views report
     /// ``WebProcessTerminationReason/exceededMemoryLimit`` (`WebKitMemoryPressureSettings`).
-    public init(storage: Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil) throws(ShellError) {
+    /// `schemes` are custom URL schemes and their handlers (see ``SchemeRegistration``); WebKit
+    /// wants them before any view of the context exists, so they are given here.
+    public init(storage: Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil,
+                schemes: [SchemeRegistration] = []) throws(ShellError) {
         if let problem = MainLoop.displayError { throw .noDisplay(problem) }
+        try SchemeRegistration.checkDistinct(schemes)
         if headless { WebKitEnvironment.applyHeadlessDefaults() }
         switch storage {
         case .ephemeral:
@@ -39,7 +43,13 @@ public final class WebContext {
             native = WebKitContext(dataDirectory: absolute, memoryLimitMiB: memoryLimitMiB)
         }
         self.storage = storage
+        // Request interception (issue 13).
+        for registration in schemes { native.register(registration, logger: SchemeRegistration.logger) }
+        self.schemes = schemes.map(\.scheme)
     }
+
+    /// The custom schemes registered on this context.
+    public let schemes: [String]
 
     /// Removes every site's cookies, storage and caches (`webkit_website_data_manager_clear`).
     public func clearWebsiteData() async {
