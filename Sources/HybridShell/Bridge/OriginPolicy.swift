@@ -70,7 +70,8 @@ public struct OriginPattern: Sendable, Equatable, CustomStringConvertible {
             port = portText
             host = String(host[..<colon])
         }
-        guard !host.isEmpty else { throw .invalidArgument("origin pattern \(JSONValue.quoted(text)) has no host") }
+        // A custom scheme's page may have no host (app:///index.html has the origin app://).
+        guard !host.isEmpty || WebOrigin.defaultPort(scheme) == nil else { throw .invalidArgument("origin pattern \(JSONValue.quoted(text)) has no host") }
         if host.contains("*"), host != "*", !(host.hasPrefix("*.") && !host.dropFirst(2).contains("*")) {
             throw .invalidArgument("origin pattern \(JSONValue.quoted(text)): * may only stand for the whole host or a leading label (*.example.org)")
         }
@@ -97,11 +98,19 @@ enum WebOrigin {
         ["http": 80, "https": 443, "ws": 80, "wss": 443][scheme]
     }
 
+    static let opaqueSchemes: Set<String> = ["about", "data", "blob", "javascript"]
+
     /// The origin of a URL, or nil for URLs whose origin is opaque.
     static func of(_ url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else { return nil }
         if scheme == "file" { return "file://" }
-        guard defaultPort(scheme) != nil, let host = components.host?.lowercased(), !host.isEmpty else { return nil }
+        // Custom schemes (request interception, issue 13): scheme://host[:port], host possibly empty.
+        if defaultPort(scheme) == nil {
+            guard url.dropFirst(scheme.count).hasPrefix("://"), !opaqueSchemes.contains(scheme) else { return nil }
+            let host = components.host?.lowercased() ?? ""
+            return "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")"
+        }
+        guard let host = components.host?.lowercased(), !host.isEmpty else { return nil }
         if let port = components.port, port != defaultPort(scheme) { return "\(scheme)://\(host):\(port)" }
         return "\(scheme)://\(host)"
     }
