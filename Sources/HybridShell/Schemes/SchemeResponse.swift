@@ -38,21 +38,14 @@ public struct SchemeResponse: Sendable {
                        body: .bytes(Data((message + "\n").utf8)))
     }
 
-    /// A chunk sequence of any kind as a streamed body.
+    /// A chunk sequence of any kind as a streamed body. Pull-based: the next chunk is asked for
+    /// only when the page has taken the previous one, and the sequence's iterator is released as
+    /// soon as the page stops reading.
     public static func streaming<S: AsyncSequence & Sendable>(
         _ chunks: S, length: UInt64? = nil, status: Int = 200, headers: [(name: String, value: String)] = []
     ) -> SchemeResponse where S.Element == Data {
-        let stream = AsyncThrowingStream<Data, any Error> { continuation in
-            let task = Task {
-                do {
-                    for try await chunk in chunks { continuation.yield(chunk) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        let iterator = ChunkIterator(chunks.makeAsyncIterator())
+        let stream = AsyncThrowingStream<Data, any Error>(unfolding: { try await iterator.next() })
         return SchemeResponse(status: status, headers: headers, body: .stream(stream, length: length))
     }
 
@@ -69,4 +62,11 @@ public struct SchemeResponse: Sendable {
         case .stream(_, let length): length
         }
     }
+}
+
+/// Carries a sequence's iterator into the pull closure; only the one pump task ever calls it.
+private final class ChunkIterator<Iterator: AsyncIteratorProtocol>: @unchecked Sendable where Iterator.Element == Data {
+    private var iterator: Iterator
+    init(_ iterator: Iterator) { self.iterator = iterator }
+    func next() async throws -> Data? { try await iterator.next() }
 }
