@@ -27,7 +27,7 @@ final class WebKitSchemeRequest {
         let logger = box.logger
         let schemeRequest: SchemeRequest
         switch readRequest(maxBody: registration.maxRequestBody) {
-        case .refused(let response): finish(response); return
+        case .refused(let response): finish(response); return  // 400/413: no CORS, the page sees a network error
         case .request(let value): schemeRequest = value
         }
         watchView()
@@ -35,7 +35,8 @@ final class WebKitSchemeRequest {
             guard let self, !self.isFinished else { return }
             logger.error("scheme \(registration.scheme): no response for \(schemeRequest.method) \(schemeRequest.url) within \(registration.deadline); answered 504")
             self.task?.cancel()
-            self.finish(.error(504, "the handler did not answer within \(registration.deadline)"))
+            self.finish(SchemeDispatch.withCORS(.error(504, "the handler did not answer within \(registration.deadline)"),
+                                                registration, schemeRequest))
         }
         task = Task.detached { [self] in
             let response = await SchemeDispatch.respond(registration, to: schemeRequest, logger: logger)

@@ -26,11 +26,18 @@ enum SchemeDispatch {
             logger.error("scheme \(registration.scheme): the handler for \(request.method) \(request.url) failed: \(error)")
             response = .error(500, "the handler failed: \(error)")
         }
-        if let allowedOrigin, response.header("Access-Control-Allow-Origin") == nil {
-            response.headers.append(("Access-Control-Allow-Origin", allowedOrigin))
-            response.headers.append(("Access-Control-Expose-Headers", "Content-Length, Content-Range, Accept-Ranges, ETag"))
-            response.headers.append(("Vary", "Origin"))
-        }
+        return withCORS(response, registration, request)
+    }
+
+    /// Adds `Access-Control-Allow-Origin` (the request's origin, when the scheme's CORS policy
+    /// allows it) unless the handler set it; every answer gets it, 504s from the adapter included.
+    static func withCORS(_ response: SchemeResponse, _ registration: SchemeRegistration, _ request: SchemeRequest) -> SchemeResponse {
+        guard let origin = request.origin, registration.security.corsOrigins?.allows(origin: origin) == true,
+              response.header("Access-Control-Allow-Origin") == nil else { return response }
+        var response = response
+        response.headers.append(("Access-Control-Allow-Origin", origin))
+        response.headers.append(("Access-Control-Expose-Headers", "Content-Length, Content-Range, Accept-Ranges, ETag"))
+        response.headers.append(("Vary", "Origin"))
         return response
     }
 }
