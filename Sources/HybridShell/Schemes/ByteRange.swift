@@ -4,6 +4,11 @@ public struct ByteRange: Sendable, Equatable {
     public let offset: UInt64
     public let length: UInt64
 
+    public init(offset: UInt64, length: UInt64) {
+        self.offset = offset
+        self.length = length
+    }
+
     public enum Outcome: Sendable, Equatable {
         /// No usable Range header: send everything (200).
         case whole
