@@ -44,7 +44,8 @@ public final class PageManager {
         if let context {
             self.context = context
         } else {
-            self.context = try WebContext(storage: configuration.storage, headless: !configuration.window.isVisible)
+            self.context = try WebContext(storage: configuration.storage, headless: !configuration.window.isVisible,
+                                          schemes: try configuration.schemeRegistrations())
         }
         self.handlers = handlers
         pool = ViewPool(size: configuration.poolSize) { [unowned self] () throws(ShellError) in

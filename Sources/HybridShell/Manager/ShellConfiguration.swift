@@ -18,6 +18,8 @@ public struct ShellConfiguration: Sendable {
     public var height = 800
     /// Lets the Web Inspector attach to every page.
     public var developerExtras = false
+    /// Directories served on custom schemes (`dir_handlers`, `--dir-handler`); see ``DirectoryMount``.
+    public var dirHandlers: [DirectoryMount] = []
 
     public init() {
         defaults = PageSettings()
