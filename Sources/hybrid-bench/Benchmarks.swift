@@ -4,7 +4,7 @@ import HybridShell
 enum Benchmarks {
     typealias Benchmark = @EngineActor @Sendable ([String]) async throws -> String
 
-    static let usage = "roundtrip PAGE | bridge PAGE [NATIVE_CALLS] | pool cold|warm PAGE [R] | pool memory N PAGE [--related] | scheme blob|load DIR URL [--share|--base64]"
+    static let usage = "roundtrip PAGE | bridge PAGE [NATIVE_CALLS] | pool cold|warm PAGE [R] | pool memory N PAGE [--related] | scheme blob|load DIR URL [--share|--share-stream|--base64]"
 
     static func named(_ name: String) -> Benchmark? {
         switch name {

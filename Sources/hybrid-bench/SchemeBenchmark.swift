@@ -1,9 +1,10 @@
 import Foundation
 import HybridShell
 
-/// `hybrid-bench scheme blob|load DIR URL [--share|--base64]`: the Swift counterpart of
-/// bench/c/scheme.c. DIR is served on `app:` by a ``DirectoryHandler``; `--share` hands the page
-/// DIR/big.bin as a `hybrid-file://` URL (appended as `&src=`), `--base64` answers
+/// `hybrid-bench scheme blob|load DIR URL [--share|--share-stream|--base64]`: the Swift counterpart
+/// of bench/c/scheme.c. DIR is served on `app:` by a ``DirectoryHandler``; `--share` hands the page
+/// DIR/big.bin as a `hybrid-file://` URL (appended as `&src=`), `--share-stream` the same bytes as
+/// a Swift chunk stream (socket pair + pump), `--base64` answers
 /// `hybrid.call('bench.file')` with it as base64 text. `blob` prints the page's transfer time
 /// with the main loop's longest stall and the RSS growth from load finished to the result;
 /// `load` prints the time from `load` to load finished.
@@ -11,7 +12,7 @@ enum SchemeBenchmark {
     @EngineActor
     static func run(_ arguments: [String]) async throws -> String {
         guard arguments.count >= 3, ["blob", "load"].contains(arguments[0]) else {
-            throw ShellError.invalidArgument("usage: hybrid-bench scheme blob|load DIR URL [--share|--base64]")
+            throw ShellError.invalidArgument("usage: hybrid-bench scheme blob|load DIR URL [--share|--share-stream|--base64]")
         }
         let blobMode = arguments[0] == "blob"
         let directory = URL(fileURLWithPath: arguments[1]).standardizedFileURL.path
@@ -27,6 +28,14 @@ enum SchemeBenchmark {
         defer { view.close() }
         if arguments.contains("--share") {
             let shared = try shares.share(file: directory + "/big.bin", origin: "app://")
+            url += "&src=" + (shared.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? shared)
+        }
+        if arguments.contains("--share-stream") {
+            // The same bytes as a Swift chunk stream: through the socket pair and its pump.
+            let path = directory + "/big.bin"
+            let size = UInt64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
+            let shared = try shares.share(stream: { FileChunks.stream(path: path, offset: 0, length: size) }, length: size,
+                                          name: "big.bin", origin: "app://")
             url += "&src=" + (shared.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? shared)
         }
         var bridge: Bridge?

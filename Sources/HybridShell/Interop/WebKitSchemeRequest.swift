@@ -27,7 +27,10 @@ final class WebKitSchemeRequest {
         let logger = box.logger
         let schemeRequest: SchemeRequest
         switch readRequest(maxBody: registration.maxRequestBody) {
-        case .refused(let response): finish(response); return  // 400/413: no CORS, the page sees a network error
+        case .refused(let response, let partial):
+            box.logger.warning("scheme \(registration.scheme): refused \(partial.method) \(partial.url): status \(response.status)")
+            finish(SchemeDispatch.withCORS(response, registration, partial))
+            return
         case .request(let value): schemeRequest = value
         }
         watchView()
@@ -48,7 +51,8 @@ final class WebKitSchemeRequest {
 
     private enum ReadOutcome {
         case request(SchemeRequest)
-        case refused(SchemeResponse)
+        /// Answered without calling the handler; the request without its body, for CORS.
+        case refused(SchemeResponse, SchemeRequest)
     }
 
     private func readRequest(maxBody: Int) -> ReadOutcome {
@@ -65,6 +69,7 @@ final class WebKitSchemeRequest {
                 if let name, let value { headers.append((String(cString: name), String(cString: value))) }
             }
         }
+        let bodiless = SchemeRequest(method: method, url: uri, path: path, headers: headers)
         var body = Data()
         if let stream = webkit_uri_scheme_request_get_http_body(request) {
             defer { g_object_unref(stream) }
@@ -76,11 +81,11 @@ final class WebKitSchemeRequest {
                 if count < 0 {
                     let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
                     g_clear_error(&error)
-                    return .refused(.error(400, "cannot read the request body: \(message)"))
+                    return .refused(.error(400, "cannot read the request body: \(message)"), bodiless)
                 }
                 if count == 0 { break }
                 body.append(contentsOf: buffer[0..<count])
-                if body.count > maxBody { return .refused(.error(413, "the request body exceeds \(maxBody) bytes")) }
+                if body.count > maxBody { return .refused(.error(413, "the request body exceeds \(maxBody) bytes"), bodiless) }
             }
         }
         var page: SchemePage?

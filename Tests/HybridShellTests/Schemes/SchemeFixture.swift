@@ -39,6 +39,8 @@ enum SchemeFixture {
             shares.registration(),
             SchemeRegistration(scheme: "probe", handler: ProbeHandler(probe: probe),
                                security: SchemeSecurity(secure: true, corsOrigins: .anyOrigin), deadline: .seconds(3)),
+            SchemeRegistration(scheme: "probe-small", handler: ProbeHandler(probe: probe),
+                               security: SchemeSecurity(secure: true, corsOrigins: .anyOrigin), maxRequestBody: 1000),
         ])
         let made = State(context: context, root: root.path, shares: shares, probe: probe)
         state = made

@@ -31,6 +31,16 @@ struct SchemeHandlerTests {
         }
     }
 
+    @Test func aBodyOverTheLimitIs413WithoutCallingTheHandler() async throws {
+        let view = try await SchemeFixture.appView()
+        defer { view.close() }
+        let result = try await view.callAsyncJavaScript("""
+            const post = async size => (await fetch('probe-small:///echo', {method: 'POST', body: new Uint8Array(size)})).status;
+            return {small: await post(1000), large: await post(1001)};
+            """)
+        #expect(result == ["small": 200, "large": 413])
+    }
+
     @Test func aThrowingHandlerAnswers500() async throws {
         let view = try await SchemeFixture.appView()
         defer { view.close() }
