@@ -28,13 +28,15 @@ BASE = ["Support", "JSON"]
 LAYERS = {
     "Support": [],
     "JSON": ["Support"],
-    "Interop": BASE + ["Engine"],
-    "Engine": BASE + ["Interop"],
+    "Interop": BASE + ["Engine", "Schemes"],
+    "Engine": BASE + ["Interop", "Schemes"],
+    # URL-scheme handlers are registered on the web context, so they belong to the engine's layer.
+    "Schemes": BASE + ["Engine", "Interop"],
     "Config": BASE + ["Engine"],
-    "Bridge": BASE + ["Engine"],
-    "Manager": BASE + ["Engine", "Bridge", "Config"],
-    "PageTests": BASE + ["Engine", "Bridge", "Manager", "Config"],
-    "Kiosk": BASE + ["Engine", "Bridge", "Manager", "Config"],
+    "Bridge": BASE + ["Engine", "Schemes"],
+    "Manager": BASE + ["Engine", "Schemes", "Bridge", "Config"],
+    "PageTests": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
+    "Kiosk": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
 }
 
 DECLARATION = re.compile(

@@ -475,6 +475,8 @@ def run_suite(name, suite, runs, warmup, baseline, env, timeout):
         entries.append(entry)
 
     active = [e for e in entries if e["status"] == "ok"]
+    if active and "prepare" in suite:  # e.g. generated fixture files, made once, outside any timing
+        subprocess.run(expand(suite["prepare"]), cwd=REPO, check=True)
     log(f"== {name}: {suite['description']}")
     log(f"   {len(active)} entries x {runs} runs, interleaved, after {warmup} warm-up round(s)")
     with tempfile.TemporaryDirectory(prefix="hybrid-bench-") as workdir:  # for generated pages

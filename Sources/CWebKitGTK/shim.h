@@ -7,6 +7,7 @@
 #include <glib-unix.h>
 #include <libsoup/soup.h>
 #include <gdk/gdkx.h>
+#include <gio/gunixinputstream.h>
 
 static inline GObject *hs_object(gpointer instance) { return G_OBJECT(instance); }
 static inline GtkWidget *hs_widget(gpointer instance) { return GTK_WIDGET(instance); }
@@ -80,5 +81,8 @@ static inline WebKitWebContext *hs_web_context_new(WebKitWebsiteDataManager *man
     }
     return WEBKIT_WEB_CONTEXT(g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "memory-pressure-settings", memory, NULL));
 }
+
+/// `G_INPUT_STREAM`: response bodies handed to `WebKitURISchemeResponse`.
+static inline GInputStream *hs_input_stream(gpointer instance) { return G_INPUT_STREAM(instance); }
 
 #endif

@@ -131,6 +131,11 @@ struct HybridRun: ParsableCommand {
     var allowOrigin: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
+        "Serve a directory on a custom scheme as a secure origin (repeatable). Open it as SCHEME:///index.html; SCHEME://HOST/… serves the same files as origin SCHEME://HOST. Example: --dir-handler app:./dist --url app:///index.html",
+        valueName: "scheme:path"))
+    var dirHandler: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
         "When the bridge scripts are added: document-start (default) or after-load (legacy pages bootstrap themselves). Example: --inject after-load",
         valueName: "when"))
     var inject: String?
@@ -181,6 +186,10 @@ struct HybridRun: ParsableCommand {
             overrides.allowedOrigins = (shell.defaults.allowedOrigins ?? []) + (try allowOrigin.map { try OriginPattern(parsing: $0) })
         }
         shell.defaults = shell.defaults.overridden(by: overrides)
+        for mount in dirHandler {
+            shell.dirHandlers.append(try DirectoryMount(parsing: mount, relativeTo: PageLocation.currentDirectory))
+        }
+        route.customSchemes = shell.customSchemes
         if let dataDir { shell.storage = .persistent(directory: dataDir) }
         if ephemeral { shell.storage = .ephemeral }
         if let pool {

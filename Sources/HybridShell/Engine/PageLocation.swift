@@ -11,14 +11,17 @@ public enum PageLocation {
     public static var currentDirectory: String { FileManager.default.currentDirectoryPath }
 
     /// - Parameter fileKind: what exists at a path (nil: nothing); injected so tests need no disk.
+    /// - Parameter customSchemes: schemes registered on the web context (`app` for `app:///index.html`).
     public static func resolve(_ input: String, currentDirectory: String,
-                               fileKind: (String) -> FileKind? = PageLocation.fileKindOnDisk) throws(ShellError) -> String {
+                               fileKind: (String) -> FileKind? = PageLocation.fileKindOnDisk,
+                               customSchemes: [String] = []) throws(ShellError) -> String {
         let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidArgument("the page address is empty") }
         guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw .invalidURL(trimmed, reason: "it contains control characters")
         }
         if let scheme = scheme(of: trimmed) {
+            if customSchemes.contains(scheme) { return try resolveCustom(trimmed) }
             return try resolveURL(trimmed, scheme: scheme, fileKind: fileKind)
         }
         // A path may carry ?query or #fragment (pages read their parameters from location).
@@ -71,6 +74,12 @@ public enum PageLocation {
         default:
             return input
         }
+    }
+
+    /// A URL of a scheme registered on the context: well-formed is all we can check.
+    private static func resolveCustom(_ input: String) throws(ShellError) -> String {
+        guard let url = URL(string: input), url.scheme != nil else { throw .invalidURL(input, reason: "it is not a well-formed URL") }
+        return input
     }
 
     private static func fileURL(for path: String, typed: String, fileKind: (String) -> FileKind?) throws(ShellError) -> String {

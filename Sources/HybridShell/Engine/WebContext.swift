@@ -22,6 +22,7 @@ public final class WebContext {
         if let problem = MainLoop.displayError { throw .noDisplay(problem) }
         if configuration.headless { WebKitEnvironment.applyHeadlessDefaults() }
         let memoryLimitMiB = configuration.memoryLimitMiB
+        try SchemeRegistration.checkDistinct(configuration.schemes)
         switch configuration.storage {
         case .ephemeral:
             native = WebKitContext(dataDirectory: nil, memoryLimitMiB: memoryLimitMiB)
@@ -38,12 +39,19 @@ public final class WebContext {
             native = WebKitContext(dataDirectory: absolute, memoryLimitMiB: memoryLimitMiB)
         }
         self.configuration = configuration
+        // Request interception: WebKit wants schemes before any view of the context exists.
+        for registration in configuration.schemes { native.register(registration, logger: SchemeRegistration.logger) }
     }
 
     /// ``init(configuration:)`` with these settings.
-    public convenience init(storage: Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil) throws(ShellError) {
-        try self.init(configuration: WebContextConfiguration(storage: storage, headless: headless, memoryLimitMiB: memoryLimitMiB))
+    public convenience init(storage: Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil,
+                            schemes: [SchemeRegistration] = []) throws(ShellError) {
+        try self.init(configuration: WebContextConfiguration(storage: storage, headless: headless, memoryLimitMiB: memoryLimitMiB,
+                                                             schemes: schemes))
     }
+
+    /// The custom schemes registered on this context.
+    public var schemes: [String] { configuration.schemes.map(\.scheme) }
 
     /// Removes every site's cookies, storage and caches (`webkit_website_data_manager_clear`).
     public func clearWebsiteData() async {

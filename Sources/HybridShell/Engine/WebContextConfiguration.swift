@@ -10,10 +10,14 @@ public struct WebContextConfiguration: Sendable {
     /// When set, a web process that grows past it is killed by WebKit and its views report
     /// ``WebProcessTerminationReason/exceededMemoryLimit`` (`WebKitMemoryPressureSettings`).
     public var memoryLimitMiB: Int?
+    /// Custom URL schemes and their handlers (see ``SchemeRegistration``).
+    public var schemes: [SchemeRegistration] = []
 
-    public init(storage: WebContext.Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil) {
+    public init(storage: WebContext.Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil,
+                schemes: [SchemeRegistration] = []) {
         self.storage = storage
         self.headless = headless
         self.memoryLimitMiB = memoryLimitMiB
+        self.schemes = schemes
     }
 }

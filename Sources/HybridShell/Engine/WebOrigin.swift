@@ -6,11 +6,19 @@ enum WebOrigin {
         ["http": 80, "https": 443, "ws": 80, "wss": 443][scheme]
     }
 
+    static let opaqueSchemes: Set<String> = ["about", "data", "blob", "javascript"]
+
     /// The origin of a URL, or nil for URLs whose origin is opaque.
     static func of(_ url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else { return nil }
         if scheme == "file" { return "file://" }
-        guard defaultPort(scheme) != nil, let host = components.host?.lowercased(), !host.isEmpty else { return nil }
+        // Custom schemes (request interception, issue 13): scheme://host[:port], host possibly empty.
+        if defaultPort(scheme) == nil {
+            guard url.dropFirst(scheme.count).hasPrefix("://"), !opaqueSchemes.contains(scheme) else { return nil }
+            let host = components.host?.lowercased() ?? ""
+            return "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")"
+        }
+        guard let host = components.host?.lowercased(), !host.isEmpty else { return nil }
         if let port = components.port, port != defaultPort(scheme) { return "\(scheme)://\(host):\(port)" }
         return "\(scheme)://\(host)"
     }

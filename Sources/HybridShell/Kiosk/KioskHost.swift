@@ -61,7 +61,7 @@ public final class KioskHost: PageDelegate {
         var shell = profile.shell
         shell.window = profile.window
         shell.defaults.newWindows = profile.windowOpen ? .sameView : .deny
-        var contextConfiguration = shell.context
+        var contextConfiguration = try shell.contextConfiguration()
         contextConfiguration.headless = false
         contextConfiguration.memoryLimitMiB = profile.memoryLimitMiB
         let context = try WebContext(configuration: contextConfiguration)

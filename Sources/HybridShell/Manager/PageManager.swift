@@ -44,7 +44,7 @@ public final class PageManager {
         if let context {
             self.context = context
         } else {
-            self.context = try WebContext(configuration: configuration.contextConfiguration)
+            self.context = try WebContext(configuration: configuration.contextConfiguration())
         }
         self.handlers = handlers
         pool = ViewPool(size: configuration.poolSize) { [unowned self] () throws(ShellError) in

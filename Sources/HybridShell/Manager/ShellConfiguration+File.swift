@@ -1,6 +1,7 @@
 extension ShellConfiguration {
     /// Keys of the top level, besides the page-setting keys.
-    static let globalKeys: Set<String> = ["pool", "max_pages", "data_dir", "shared_process", "crash_recovery", "page"]
+    static let globalKeys: Set<String> = ["pool", "max_pages", "data_dir", "shared_process", "crash_recovery", "page",
+                                          "dir_handlers"]
     static let pageKeys: Set<String> = ["user_agent", "user_agent_suffix", "headers", "timeout", "cache", "dialogs",
                                         "inject", "new_windows", "allow_origins"]
 
@@ -25,6 +26,15 @@ extension ShellConfiguration {
             try recovery.rejectUnknownKeys(["max_reloads", "window"])
             configuration.crashRecovery.maxReloads = try recovery.int("max_reloads", in: 0...100) ?? configuration.crashRecovery.maxReloads
             configuration.crashRecovery.window = try recovery.seconds("window", in: 1...86_400) ?? configuration.crashRecovery.window
+        }
+        if let mounts = try reader.strings("dir_handlers") {
+            // Relative to the configuration file, so a project's config works from anywhere.
+            let base = DirectoryMount.directory(containing: reader.document.file)
+            for mount in mounts {
+                do throws(ShellError) { configuration.dirHandlers.append(try DirectoryMount(parsing: mount, relativeTo: base)) } catch {
+                    throw reader.error("dir_handlers", error.description)
+                }
+            }
         }
         for page in try reader.tables("page") {
             try page.rejectUnknownKeys(pageKeys.union(["match"]))

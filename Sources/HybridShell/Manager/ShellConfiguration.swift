@@ -16,12 +16,6 @@ public struct ShellConfiguration: Sendable {
         get { context.storage }
         set { context.storage = newValue }
     }
-    /// ``context`` with `headless` set from ``window``: what a manager builds its context from.
-    public var contextConfiguration: WebContextConfiguration {
-        var configuration = context
-        configuration.headless = !window.isVisible
-        return configuration
-    }
     public var crashRecovery = CrashRecoveryPolicy()
     /// Extra views share the first view's web process: less memory, but one crash takes all.
     public var sharedProcess = false
@@ -30,6 +24,8 @@ public struct ShellConfiguration: Sendable {
     public var height = 800
     /// Lets the Web Inspector attach to every page.
     public var developerExtras = false
+    /// Directories served on custom schemes (`dir_handlers`, `--dir-handler`); see ``DirectoryMount``.
+    public var dirHandlers: [DirectoryMount] = []
 
     public init() {
         defaults = PageSettings()

@@ -19,6 +19,8 @@ public struct WebRoute: Sendable, Equatable {
     public var headers: [Header]
     public var timeout: Duration
     public var cachePolicy: CachePolicy
+    /// Custom schemes the context serves (``PageLocation`` accepts URLs of these too).
+    public var customSchemes: [String] = []
 
     public struct Header: Sendable, Equatable {
         public let name: String
@@ -63,7 +65,8 @@ public struct WebRoute: Sendable, Equatable {
     public func request(currentDirectory: String = PageLocation.currentDirectory,
                         fileKind: (String) -> PageLocation.FileKind? = PageLocation.fileKindOnDisk) throws(ShellError) -> (url: String, headers: [Header]) {
         let filled = try URLTemplate.fill(template, with: parameters)
-        let url = try PageLocation.resolve(URLTemplate.encodeNonASCII(filled), currentDirectory: currentDirectory, fileKind: fileKind)
+        let url = try PageLocation.resolve(URLTemplate.encodeNonASCII(filled), currentDirectory: currentDirectory, fileKind: fileKind,
+                                         customSchemes: customSchemes)
         for header in headers { try header.validate() }
         var all = headers
         if cachePolicy == .reloadIgnoringCache, !headers.contains(where: { $0.name.lowercased() == "cache-control" }) {

@@ -70,7 +70,8 @@ public struct OriginPattern: Sendable, Equatable, CustomStringConvertible {
             port = portText
             host = String(host[..<colon])
         }
-        guard !host.isEmpty else { throw .invalidArgument("origin pattern \(JSONValue.quoted(text)) has no host") }
+        // A custom scheme's page may have no host (app:///index.html has the origin app://).
+        guard !host.isEmpty || WebOrigin.defaultPort(scheme) == nil else { throw .invalidArgument("origin pattern \(JSONValue.quoted(text)) has no host") }
         if host.contains("*"), host != "*", !(host.hasPrefix("*.") && !host.dropFirst(2).contains("*")) {
             throw .invalidArgument("origin pattern \(JSONValue.quoted(text)): * may only stand for the whole host or a leading label (*.example.org)")
         }
