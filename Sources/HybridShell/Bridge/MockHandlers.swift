@@ -113,29 +113,9 @@ enum JSONTopLevel {
             var scanner = JSONScanner(bytes: bytes, limits: .init())
             scanner.skipWhitespace()
             guard try scanner.peek() == UInt8(ascii: "{") else { throw scanner.unexpected() }
-            scanner.index += 1
             var members: [(String, JSONValue, Int)] = []
-            var keys = Set<String>()
-            scanner.skipWhitespace()
-            if try scanner.peek() == UInt8(ascii: "}") {
-                scanner.index += 1
-            } else {
-                while true {
-                    scanner.skipWhitespace()
-                    let offset = scanner.index
-                    guard try scanner.peek() == UInt8(ascii: "\"") else { throw scanner.unexpected() }
-                    let key = try scanner.scanString(decode: true)!
-                    try scanner.check(key: key, at: offset, isDuplicate: !keys.insert(key).inserted)
-                    scanner.skipWhitespace()
-                    try scanner.expect(UInt8(ascii: ":"))
-                    scanner.skipWhitespace()
-                    let value = try scanner.parseValue(depth: 1)
-                    members.append((key, value, TextPosition.line(of: offset, in: bytes)))
-                    scanner.skipWhitespace()
-                    if try scanner.peek() == UInt8(ascii: ",") { scanner.index += 1; continue }
-                    try scanner.expect(UInt8(ascii: "}"))
-                    break
-                }
+            try scanner.scanObject(depth: 1) { scanner, key, offset throws(JSONSyntaxError) in
+                members.append((key, try scanner.parseValue(depth: 1), TextPosition.line(of: offset, in: bytes)))
             }
             scanner.skipWhitespace()
             guard scanner.index == bytes.count else { throw scanner.error(.trailingCharacters) }

@@ -3,68 +3,46 @@
 enum JSONKeyLines {
     static func parse(_ text: String) throws(JSONSyntaxError) -> (JSONValue, [String: Int]) {
         try JSONParser.withBytes(of: text) { bytes throws(JSONSyntaxError) in
-            var walker = Walker(scanner: JSONScanner(bytes: bytes, limits: .init()))
-            walker.scanner.skipWhitespace()
-            let value = try walker.value(path: [], depth: 0)
-            walker.scanner.skipWhitespace()
-            guard walker.scanner.index == bytes.count else { throw walker.scanner.error(.trailingCharacters) }
+            var scanner = JSONScanner(bytes: bytes, limits: .init())
+            var walker = Walker(bytes: bytes)
+            scanner.skipWhitespace()
+            let value = try walker.value(&scanner, path: [], depth: 0)
+            scanner.skipWhitespace()
+            guard scanner.index == bytes.count else { throw scanner.error(.trailingCharacters) }
             return (value, walker.lines)
         }
     }
 
     private struct Walker {
-        var scanner: JSONScanner
+        let bytes: UnsafeBufferPointer<UInt8>
         var lines: [String: Int] = [:]
         var line = 1
         var counted = 0
 
         mutating func lineAt(_ offset: Int) -> Int {
             while counted < offset {
-                if scanner.bytes[counted] == 0x0A { line += 1 }
+                if bytes[counted] == 0x0A { line += 1 }
                 counted += 1
             }
             return line
         }
 
-        mutating func value(path: [String], depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        mutating func value(_ scanner: inout JSONScanner, path: [String], depth: Int) throws(JSONSyntaxError) -> JSONValue {
             switch try scanner.peek() {
             case UInt8(ascii: "{"):
-                guard depth < scanner.limits.maxDepth else { throw scanner.error(.tooDeep(limit: scanner.limits.maxDepth)) }
-                scanner.index += 1
                 var members: [String: JSONValue] = [:]
-                scanner.skipWhitespace()
-                if try scanner.peek() == UInt8(ascii: "}") { scanner.index += 1; return .object(members) }
-                while true {
-                    scanner.skipWhitespace()
-                    let offset = scanner.index
-                    guard try scanner.peek() == UInt8(ascii: "\"") else { throw scanner.unexpected() }
-                    let key = try scanner.scanString(decode: true)!
-                    try scanner.check(key: key, at: offset, isDuplicate: members[key] != nil)
+                try scanner.scanObject(depth: depth + 1) { scanner, key, offset throws(JSONSyntaxError) in
                     lines[(path + [key]).joined(separator: ".")] = lineAt(offset)
-                    scanner.skipWhitespace()
-                    try scanner.expect(UInt8(ascii: ":"))
-                    scanner.skipWhitespace()
-                    members[key] = try value(path: path + [key], depth: depth + 1)
-                    scanner.skipWhitespace()
-                    if try scanner.peek() == UInt8(ascii: ",") { scanner.index += 1; continue }
-                    try scanner.expect(UInt8(ascii: "}"))
-                    return .object(members)
+                    members[key] = try value(&scanner, path: path + [key], depth: depth + 1)
                 }
+                return .object(members)
             case UInt8(ascii: "["):
-                guard depth < scanner.limits.maxDepth else { throw scanner.error(.tooDeep(limit: scanner.limits.maxDepth)) }
-                scanner.index += 1
                 var items: [JSONValue] = []
-                scanner.skipWhitespace()
-                if try scanner.peek() == UInt8(ascii: "]") { scanner.index += 1; return .array(items) }
-                while true {
-                    scanner.skipWhitespace()
-                    lines[(path + [String(items.count)]).joined(separator: ".")] = lineAt(scanner.index)
-                    items.append(try value(path: path + [String(items.count)], depth: depth + 1))
-                    scanner.skipWhitespace()
-                    if try scanner.peek() == UInt8(ascii: ",") { scanner.index += 1; continue }
-                    try scanner.expect(UInt8(ascii: "]"))
-                    return .array(items)
+                try scanner.scanArray(depth: depth + 1) { scanner, index throws(JSONSyntaxError) in
+                    lines[(path + [String(index)]).joined(separator: ".")] = lineAt(scanner.index)
+                    items.append(try value(&scanner, path: path + [String(index)], depth: depth + 1))
                 }
+                return .array(items)
             default:
                 return try scanner.parseValue(depth: depth)
             }

@@ -122,42 +122,19 @@ struct JSONScanner {
     }
 
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
-        index += 1
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "}") { index += 1; return .object(members) }
-        while true {
-            skipWhitespace()
-            let keyOffset = index
-            guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
-            let key = try scanString(decode: true)!
-            try check(key: key, at: keyOffset, isDuplicate: members[key] != nil)
-            skipWhitespace()
-            try expect(UInt8(ascii: ":"))
-            skipWhitespace()
-            members[key] = try parseValue(depth: depth)
-            skipWhitespace()
-            if try peek() == UInt8(ascii: ",") { index += 1; continue }
-            try expect(UInt8(ascii: "}"))
-            return .object(members)
+        try scanObject(depth: depth) { scanner, key, _ throws(JSONSyntaxError) in
+            members[key] = try scanner.parseValue(depth: depth)
         }
+        return .object(members)
     }
 
     private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
-        index += 1
         var items: [JSONValue] = []
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "]") { index += 1; return .array(items) }
-        while true {
-            skipWhitespace()
-            items.append(try parseValue(depth: depth))
-            skipWhitespace()
-            if try peek() == UInt8(ascii: ",") { index += 1; continue }
-            try expect(UInt8(ascii: "]"))
-            return .array(items)
+        try scanArray(depth: depth) { scanner, _ throws(JSONSyntaxError) in
+            items.append(try scanner.parseValue(depth: depth))
         }
+        return .array(items)
     }
 
     func check(key: String, at offset: Int, isDuplicate: Bool) throws(JSONSyntaxError) {
@@ -181,41 +158,11 @@ struct JSONScanner {
     }
 
     private mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
-        guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
-        index += 1
-        var keys = Set<String>()
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "}") { index += 1; return }
-        while true {
-            skipWhitespace()
-            let keyOffset = index
-            guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
-            let key = try scanString(decode: true)!
-            try check(key: key, at: keyOffset, isDuplicate: !keys.insert(key).inserted)
-            skipWhitespace()
-            try expect(UInt8(ascii: ":"))
-            skipWhitespace()
-            try skipValue(depth: depth)
-            skipWhitespace()
-            if try peek() == UInt8(ascii: ",") { index += 1; continue }
-            try expect(UInt8(ascii: "}"))
-            return
-        }
+        try scanObject(depth: depth) { scanner, _, _ throws(JSONSyntaxError) in try scanner.skipValue(depth: depth) }
     }
 
     private mutating func skipArray(depth: Int) throws(JSONSyntaxError) {
-        guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
-        index += 1
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "]") { index += 1; return }
-        while true {
-            skipWhitespace()
-            try skipValue(depth: depth)
-            skipWhitespace()
-            if try peek() == UInt8(ascii: ",") { index += 1; continue }
-            try expect(UInt8(ascii: "]"))
-            return
-        }
+        try scanArray(depth: depth) { scanner, _ throws(JSONSyntaxError) in try scanner.skipValue(depth: depth) }
     }
 
     // MARK: Tokens

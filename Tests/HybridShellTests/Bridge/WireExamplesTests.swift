@@ -32,7 +32,10 @@ struct WireExamplesTests {
     @Test func validMessagesGetTheDocumentedAnswers() async throws {
         let fixture = try await fixture()
         defer { fixture.close() }
-        for example in Self.examples["valid"]?.arrayValue ?? [] where example["direction"] == "up" && example["name"] != "hello" {
+        // #require, not `?? []`: an empty or missing fixture list must fail, not pass vacuously.
+        let valid = try #require(Self.examples["valid"]?.arrayValue).filter { $0["direction"] == "up" && $0["name"] != "hello" }
+        #expect(valid.count >= 5)
+        for example in valid {
             let name = example["name"]?.stringValue ?? "?"
             let answer = try await post(example["text"]!.stringValue!, to: fixture)
             if let expected = example["answer"] {
@@ -44,7 +47,7 @@ struct WireExamplesTests {
     @Test func invalidMessagesAreRefusedWithPreciseCodes() async throws {
         let fixture = try await fixture()
         defer { fixture.close() }
-        let examples = Self.examples["invalid"]?.arrayValue ?? []
+        let examples = try #require(Self.examples["invalid"]?.arrayValue)
         #expect(examples.count >= 20)
         for example in examples {
             let name = example["name"]?.stringValue ?? "?"
@@ -81,7 +84,9 @@ struct WireExamplesTests {
     @Test func dsbridgePromptGateAnswersExactly() async throws {
         let fixture = try await fixture()
         defer { fixture.close() }
-        for example in Self.examples["dsbridgePrompts"]?.arrayValue ?? [] {
+        let prompts = try #require(Self.examples["dsbridgePrompts"]?.arrayValue)
+        #expect(!prompts.isEmpty)
+        for example in prompts {
             let name = example["name"]?.stringValue ?? "?"
             let answer = try await fixture.view.callAsyncJavaScript(
                 "return prompt(message, defaultText)",
@@ -101,7 +106,8 @@ struct WireExamplesTests {
         let fixture = try await fixture()
         defer { fixture.close() }
         let legacy = try #require(Self.examples["wvjbLegacy"])
-        let expected = legacy["responses"]?.arrayValue ?? []
+        let expected = try #require(legacy["responses"]?.arrayValue)
+        #expect(!expected.isEmpty)
         _ = try await fixture.view.callAsyncJavaScript("""
             window.received = [];
             window.WebViewJavascriptBridge = {

@@ -4,47 +4,22 @@ enum RawMembers {
     static func object(_ text: String, maxDepth: Int) throws(BridgeError) -> [String: RawJSON] {
         try withScanner(text, maxDepth: maxDepth) { scanner throws in
             guard try scanner.peek() == UInt8(ascii: "{") else { throw BridgeError(.invalidMessage, "expected a JSON object") }
-            scanner.index += 1
             var members: [String: RawJSON] = [:]
-            scanner.skipWhitespace()
-            if try scanner.peek() == UInt8(ascii: "}") { scanner.index += 1; return members }
-            while true {
-                scanner.skipWhitespace()
-                let offset = scanner.index
-                guard try scanner.peek() == UInt8(ascii: "\"") else { throw scanner.unexpected() }
-                let key = try scanner.scanString(decode: true)!
-                try scanner.check(key: key, at: offset, isDuplicate: members[key] != nil)
-                scanner.skipWhitespace()
-                try scanner.expect(UInt8(ascii: ":"))
-                scanner.skipWhitespace()
-                members[key] = try slice(&scanner, depth: 1)
-                scanner.skipWhitespace()
-                if try scanner.peek() == UInt8(ascii: ",") { scanner.index += 1; continue }
-                try scanner.expect(UInt8(ascii: "}"))
-                return members
-            }
+            try scanner.scanObject(depth: 1) { scanner, key, _ throws(JSONSyntaxError) in members[key] = try slice(&scanner, depth: 1) }
+            return members
         }
     }
 
     static func array(_ text: String, maxDepth: Int) throws(BridgeError) -> [RawJSON] {
         try withScanner(text, maxDepth: maxDepth) { scanner throws in
             guard try scanner.peek() == UInt8(ascii: "[") else { throw BridgeError(.invalidMessage, "expected a JSON array") }
-            scanner.index += 1
             var elements: [RawJSON] = []
-            scanner.skipWhitespace()
-            if try scanner.peek() == UInt8(ascii: "]") { scanner.index += 1; return elements }
-            while true {
-                scanner.skipWhitespace()
-                elements.append(try slice(&scanner, depth: 1))
-                scanner.skipWhitespace()
-                if try scanner.peek() == UInt8(ascii: ",") { scanner.index += 1; continue }
-                try scanner.expect(UInt8(ascii: "]"))
-                return elements
-            }
+            try scanner.scanArray(depth: 1) { scanner, _ throws(JSONSyntaxError) in elements.append(try slice(&scanner, depth: 1)) }
+            return elements
         }
     }
 
-    private static func slice(_ scanner: inout JSONScanner, depth: Int) throws -> RawJSON {
+    private static func slice(_ scanner: inout JSONScanner, depth: Int) throws(JSONSyntaxError) -> RawJSON {
         let start = scanner.index
         try scanner.skipValue(depth: depth)
         return RawJSON(unchecked: String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index]), as: UTF8.self))
