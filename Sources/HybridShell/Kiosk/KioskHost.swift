@@ -23,28 +23,28 @@ public final class KioskHost: PageDelegate {
     private(set) var webProcessEnds = 0
     /// When the web process ended within the crash-recovery window (what the cap counts).
     private var recentEnds: [ContinuousClock.Instant] = []
-    private(set) var hangs = 0
-    private(set) var lastHeartbeat: ContinuousClock.Instant?
-    private(set) var lastHeartbeatMilliseconds: Double?
+    internal(set) var hangs = 0
+    internal(set) var lastHeartbeat: ContinuousClock.Instant?
+    internal(set) var lastHeartbeatMilliseconds: Double?
     private(set) var showingErrorPage: String?
 
-    private var heartbeat: HeartbeatState = .idle
-    private var heartbeatGeneration = 0
-    private var heartbeatTimer: LoopTimer?
-    private var heartbeatDeadline: LoopTimer?
+    var heartbeat: HeartbeatState = .idle
+    var heartbeatGeneration = 0
+    var heartbeatTimer: LoopTimer?
+    var heartbeatDeadline: LoopTimer?
     private var endedAt: ContinuousClock.Instant?
-    private var lastInput = ContinuousClock.now
-    private var lastMotion = ContinuousClock.now
-    private var idleTimer: LoopTimer?
-    private var idleResetDone = false
-    private var cursorTimer: LoopTimer?
-    private var cursorHidden = false
+    var lastInput = ContinuousClock.now
+    var lastMotion = ContinuousClock.now
+    var idleTimer: LoopTimer?
+    var idleResetDone = false
+    var cursorTimer: LoopTimer?
+    var cursorHidden = false
     private var retryTimer: LoopTimer?
     private var loadRetries = 0
-    private var screenSaverTimer: LoopTimer?
+    var screenSaverTimer: LoopTimer?
     private var tokens: [ObservationToken] = []
 
-    private enum HeartbeatState {
+    enum HeartbeatState {
         /// No document to ask (starting, or the web process is being replaced).
         case idle
         case waiting
@@ -163,8 +163,7 @@ public final class KioskHost: PageDelegate {
     public func page(_ page: Page, didTerminate reason: WebProcessTerminationReason) {
         let now = ContinuousClock.now
         webProcessEnds += 1
-        let window = manager.configuration.crashRecovery.window
-        recentEnds = recentEnds.filter { now - $0 < window } + [now]
+        recentEnds = manager.configuration.crashRecovery.recentCrashes(recentEnds, now: now) + [now]
         endedAt = now
         heartbeat = .idle
         heartbeatDeadline?.cancel()
@@ -204,8 +203,7 @@ public final class KioskHost: PageDelegate {
     }
 
     private func loadFailed(_ error: LoadError) {
-        let delays = profile.loadRetry.isEmpty ? [Duration.seconds(30)] : profile.loadRetry
-        let delay = delays[min(loadRetries, delays.count - 1)]
+        let delay = CrashRecoveryPolicy.delay(profile.loadRetry.isEmpty ? [.seconds(30)] : profile.loadRetry, attempt: loadRetries)
         loadRetries += 1
         let url = error.url.isEmpty || !allowList.allows(error.url) ? homeURL : error.url
         onEvent(.loadFailed(url: url, message: error.message, retryAfterSeconds: delay.seconds))
@@ -231,108 +229,5 @@ public final class KioskHost: PageDelegate {
             self.showingErrorPage = nil
             self.page?.view.load(url)
         }
-    }
-
-    // MARK: Hang watchdog
-
-    private func scheduleHeartbeat() {
-        heartbeatTimer = LoopTimer(after: profile.heartbeatInterval) { [weak self] in
-            self?.sendHeartbeat()
-            self?.scheduleHeartbeat()
-        }
-    }
-
-    /// Asks the document for `1` in a world of its own: any answer proves its main thread runs.
-    private func sendHeartbeat() {
-        guard case .waiting = heartbeat, let view = page?.view else { return }
-        let since = ContinuousClock.now
-        heartbeat = .pending(since: since)
-        heartbeatGeneration += 1
-        let generation = heartbeatGeneration
-        heartbeatDeadline = LoopTimer(after: profile.heartbeatTimeout) { [weak self] in
-            guard let self, self.heartbeatGeneration == generation, case .pending = self.heartbeat else { return }
-            self.declareHung(since: since)
-        }
-        Task { @EngineActor [weak self] in
-            // An error (the document went away mid-call) also means the process answered.
-            _ = try? await view.evaluateJavaScript("1", in: .isolated("hybridshell-heartbeat"))
-            guard let self, self.heartbeatGeneration == generation, case .pending = self.heartbeat else { return }
-            self.heartbeatDeadline?.cancel()
-            self.heartbeat = .waiting
-            self.lastHeartbeat = .now
-            self.lastHeartbeatMilliseconds = (ContinuousClock.now - since).milliseconds
-        }
-    }
-
-    private func declareHung(since: ContinuousClock.Instant) {
-        hangs += 1
-        heartbeat = .idle
-        heartbeatDeadline?.cancel()
-        onEvent(.hung(heartbeatMilliseconds: (ContinuousClock.now - since).milliseconds))
-        // Counted and recovered like a crash: home, capped, error page (PageManager.recoveryURL).
-        page?.view.terminateWebProcess()
-    }
-
-    // MARK: Input, idle, cursor, screen
-
-    private func input(_ event: InputEvent) -> String? {
-        let now = ContinuousClock.now
-        lastInput = now
-        idleResetDone = false
-        if event == .motion {
-            lastMotion = now
-            if cursorHidden, case .hiddenWhenIdle = profile.cursor { setCursorHidden(false) }
-        }
-        if case .block(let reason) = inputPolicy.decide(event) { return reason }
-        return nil
-    }
-
-    private func scheduleIdleReset() {
-        guard let idle = profile.idleReset else { return }
-        let elapsed = ContinuousClock.now - lastInput
-        // After a reset, look again a period later; the next input restarts the count anyway.
-        let due = idleResetDone || elapsed >= idle ? idle : idle - elapsed
-        idleTimer = LoopTimer(after: max(.milliseconds(50), due)) { [weak self] in
-            guard let self else { return }
-            if !self.idleResetDone, ContinuousClock.now - self.lastInput >= idle {
-                self.idleResetDone = true
-                self.idleReset()
-            }
-            self.scheduleIdleReset()
-        }
-    }
-
-    private func idleReset() {
-        let clear = profile.idleClearData
-        onEvent(.idleReset(clearedData: clear))
-        guard clear else { goHome(); return }
-        Task { @EngineActor [weak self] in
-            await self?.manager.context.clearWebsiteData()
-            self?.goHome()
-        }
-    }
-
-    private func setCursorHidden(_ hidden: Bool) {
-        cursorHidden = hidden
-        page?.view.setCursorHidden(hidden)
-    }
-
-    private func scheduleCursorHiding() {
-        guard case .hiddenWhenIdle(let idle) = profile.cursor else { return }
-        let due = max(.milliseconds(50), idle - (ContinuousClock.now - lastMotion))
-        cursorTimer = LoopTimer(after: due) { [weak self] in
-            guard let self else { return }
-            if !self.cursorHidden, ContinuousClock.now - self.lastMotion >= idle { self.setCursorHidden(true) }
-            self.scheduleCursorHiding()
-        }
-    }
-
-    /// Whether the screen is kept on (X11: the screen saver and DPMS timers are reset every 30 s).
-    var keepsScreenOn: Bool { profile.inhibitScreenSaver && ScreenSaver.canBeReset }
-
-    private func keepScreenOn() {
-        guard keepsScreenOn else { return }
-        ScreenSaver.reset()
-        screenSaverTimer = LoopTimer(after: .seconds(30)) { [weak self] in self?.keepScreenOn() }
     }
 }

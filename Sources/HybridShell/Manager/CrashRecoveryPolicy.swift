@@ -20,9 +20,18 @@ public struct CrashRecoveryPolicy: Sendable, Equatable {
 
     /// The decision after a crash at `now`, given the times of earlier crashes (this one excluded).
     public func decide(earlierCrashes: [ContinuousClock.Instant], now: ContinuousClock.Instant) -> Decision {
-        let recent = earlierCrashes.filter { now - $0 < window }.count
+        let recent = recentCrashes(earlierCrashes, now: now).count
         guard recent < maxReloads else { return .giveUp(crashes: recent + 1) }
-        let delay = backoff.isEmpty ? .zero : backoff[min(recent, backoff.count - 1)]
-        return .reload(after: delay)
+        return .reload(after: Self.delay(backoff, attempt: recent))
+    }
+
+    /// The crashes that count against the cap at `now`: those within ``window``.
+    public func recentCrashes(_ crashes: [ContinuousClock.Instant], now: ContinuousClock.Instant) -> [ContinuousClock.Instant] {
+        crashes.filter { now - $0 < window }
+    }
+
+    /// The `attempt`-th delay (0-based) of a back-off list, the last one repeating; zero for none.
+    public static func delay(_ backoff: [Duration], attempt: Int) -> Duration {
+        backoff.isEmpty ? .zero : backoff[min(max(0, attempt), backoff.count - 1)]
     }
 }
