@@ -15,12 +15,12 @@ APT_PACKAGES += libjs-qunit libjs-chai node-jasmine mocha esbuild node-buffer no
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run test deps build release bench bridge-js vendor clean
+.PHONY: run test deps build release bench bridge-js vendor structure clean
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
 
-test: deps build vendor bridge-js
+test: deps build vendor bridge-js structure
 	@before=$$(pgrep -x WebKitWebProces | sort); \
 	$(XVFB) bash Tests/swift-test.sh --filter ExclusiveTests --no-parallel && \
 	$(XVFB) bash Tests/swift-test.sh --skip ExclusiveTests; status=$$?; \
@@ -47,6 +47,11 @@ release:
 
 vendor:
 	bash pages/vendor/build.sh
+
+# The shape the compiler cannot check: C only in Interop/, a library that neither prints nor names
+# its CLI, dependencies between the library's folders pointing down, no file over 300 lines.
+structure:
+	python3 Tests/structure-check.py
 
 bridge-js:
 	node bridge-js/tools/embed.mjs --check

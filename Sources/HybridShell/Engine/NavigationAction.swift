@@ -46,3 +46,13 @@ public enum NewWindowResponse: Sendable, Equatable {
     /// Refused; `window.open` returns null.
     case denied
 }
+
+/// What happened to a `window.open` / `target=_blank` request (``PageEvent/newWindowRequested(url:decision:)``).
+public enum NewWindowDecision: String, Sendable, Equatable {
+    /// Loaded in the opener's own view.
+    case sameView
+    /// Refused.
+    case deny
+    /// Handed to ``WebView/onNewWindow`` (a new page).
+    case newPage
+}

@@ -25,7 +25,7 @@ public enum PageEvent: Sendable, Equatable {
     /// A navigation the policy refused (`decide-policy` ignored).
     case navigationCancelled(url: String)
     /// `window.open` or a `target=_blank` link (`create`), and what was done with it.
-    case newWindowRequested(url: String, decision: String)
+    case newWindowRequested(url: String, decision: NewWindowDecision)
     /// The page called `window.close()` (`close`).
     case closeRequested
     /// A context menu was not shown (`context-menu` answered TRUE).

@@ -1,16 +1,27 @@
 /// A page asking for a capability (`permission-request` with a `WebKitPermissionRequest`).
 public struct PermissionRequest: Sendable, Equatable {
-    /// `geolocation`, `notifications`, `camera`, `microphone`, `pointer-lock`, `media-keys`,
-    /// `device-info`, `clipboard`, `website-data`, `media-plugins`, or `other`.
-    public let kind: String
+    /// What is asked for, by the kind of `WebKitPermissionRequest`.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        case geolocation, notifications, camera, microphone
+        case pointerLock = "pointer-lock"
+        case mediaKeys = "media-keys"
+        case deviceInfo = "device-info"
+        case clipboard
+        case websiteData = "website-data"
+        case mediaPlugins = "media-plugins"
+        /// A request of a kind this version does not know.
+        case other
+    }
+
+    public let kind: Kind
     /// The origin of the top document that asked (`scheme://host[:port]`, `file://`, or `null`).
     public let origin: String
 
-    public init(kind: String, origin: String) {
+    public init(kind: Kind, origin: String) {
         self.kind = kind
         self.origin = origin
     }
 
-    public static let kinds = ["geolocation", "notifications", "camera", "microphone", "pointer-lock", "media-keys",
-                               "device-info", "clipboard", "website-data", "media-plugins"]
+    /// The kinds a profile may grant, by name.
+    public static let kinds = Kind.allCases.filter { $0 != .other }.map(\.rawValue)
 }

@@ -44,20 +44,20 @@ extension WebKitView {
         onEvent(.permissionDecided(request, granted: granted))
     }
 
-    static func permissionKind(_ request: gpointer) -> String {
+    static func permissionKind(_ request: gpointer) -> PermissionRequest.Kind {
         switch String(cString: hs_type_name(request)) {
-        case "WebKitGeolocationPermissionRequest": return "geolocation"
-        case "WebKitNotificationPermissionRequest": return "notifications"
+        case "WebKitGeolocationPermissionRequest": return .geolocation
+        case "WebKitNotificationPermissionRequest": return .notifications
         case "WebKitUserMediaPermissionRequest":
             let media = request.assumingMemoryBound(to: WebKitUserMediaPermissionRequest.self)
-            return webkit_user_media_permission_is_for_video_device(media) != 0 ? "camera" : "microphone"
-        case "WebKitPointerLockPermissionRequest": return "pointer-lock"
-        case "WebKitMediaKeySystemPermissionRequest": return "media-keys"
-        case "WebKitDeviceInfoPermissionRequest": return "device-info"
-        case "WebKitClipboardPermissionRequest": return "clipboard"
-        case "WebKitWebsiteDataAccessPermissionRequest": return "website-data"
-        case "WebKitInstallMissingMediaPluginsPermissionRequest": return "media-plugins"
-        default: return "other"
+            return webkit_user_media_permission_is_for_video_device(media) != 0 ? .camera : .microphone
+        case "WebKitPointerLockPermissionRequest": return .pointerLock
+        case "WebKitMediaKeySystemPermissionRequest": return .mediaKeys
+        case "WebKitDeviceInfoPermissionRequest": return .deviceInfo
+        case "WebKitClipboardPermissionRequest": return .clipboard
+        case "WebKitWebsiteDataAccessPermissionRequest": return .websiteData
+        case "WebKitInstallMissingMediaPluginsPermissionRequest": return .mediaPlugins
+        default: return .other
         }
     }
 

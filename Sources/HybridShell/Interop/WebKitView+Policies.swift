@@ -49,16 +49,16 @@ extension WebKitView {
         let navigationAction = WebKitView.navigationAction(action, opensNewWindow: true)
         switch createWindow(navigationAction) {
         case .loadHere:
-            onEvent(.newWindowRequested(url: navigationAction.url, decision: "sameView"))
+            onEvent(.newWindowRequested(url: navigationAction.url, decision: .sameView))
             if !navigationAction.url.isEmpty, navigationAction.url != "about:blank" {
                 load(uri: navigationAction.url)
             }
             return nil
         case .deny:
-            onEvent(.newWindowRequested(url: navigationAction.url, decision: "deny"))
+            onEvent(.newWindowRequested(url: navigationAction.url, decision: .deny))
             return nil
         case .openedElsewhere:
-            onEvent(.newWindowRequested(url: navigationAction.url, decision: "newPage"))
+            onEvent(.newWindowRequested(url: navigationAction.url, decision: .newPage))
             return nil
         }
     }

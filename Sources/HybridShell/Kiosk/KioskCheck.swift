@@ -158,7 +158,7 @@ public final class KioskCheck {
 
         let permission = try? await view.callAsyncJavaScript(
             "return typeof Notification === 'undefined' ? 'unsupported' : await Notification.requestPermission();")
-        let granted = host.permissions.allows(PermissionRequest(kind: "notifications", origin: WebOrigin.of(url) ?? "null"))
+        let granted = host.permissions.allows(PermissionRequest(kind: .notifications, origin: WebOrigin.of(url) ?? "null"))
         rows.append(Row(setting: "permissions", passed: permission?.stringValue == (granted ? "granted" : "denied"),
                         detail: "notifications → \(permission?.stringValue ?? "?") (profile: \(granted ? "granted" : "denied"))"))
 

@@ -9,7 +9,7 @@ public struct KioskPermissions: Sendable {
 
     public func allows(_ request: PermissionRequest) -> Bool {
         grants.contains { grant in
-            (grant.kinds.contains(request.kind) || grant.kinds.contains("*")) && grant.origin.matches(request.origin)
+            (grant.kinds.contains(request.kind.rawValue) || grant.kinds.contains("*")) && grant.origin.matches(request.origin)
         }
     }
 }

@@ -23,12 +23,12 @@ extension PageEvent {
             ["event": "dialog", "kind": .string(dialog.kind.rawValue), "message": .string(dialog.message),
              "answer": answer.jsonValue]
         case .navigationCancelled(let url): ["event": "navigationCancelled", "url": .string(url)]
-        case .newWindowRequested(let url, let decision): ["event": "newWindowRequested", "url": .string(url), "decision": .string(decision)]
+        case .newWindowRequested(let url, let decision): ["event": "newWindowRequested", "url": .string(url), "decision": .string(decision.rawValue)]
         case .closeRequested: ["event": "closeRequested"]
         case .contextMenuSuppressed: ["event": "contextMenuSuppressed"]
         case .inputBlocked(let input): ["event": "inputBlocked", "input": .string(input)]
         case .permissionDecided(let request, let granted):
-            ["event": "permissionDecided", "kind": .string(request.kind), "origin": .string(request.origin), "granted": .bool(granted)]
+            ["event": "permissionDecided", "kind": .string(request.kind.rawValue), "origin": .string(request.origin), "granted": .bool(granted)]
         }
     }
 }

@@ -49,7 +49,7 @@ struct PolicyTests {
         defer { view.close() }
         #expect(try await load(view, Fixtures.pageURL("engine/links.html")))
         let requested = PageEventExpectation(view) { event -> String? in
-            if case .newWindowRequested(_, let decision) = event { return decision }
+            if case .newWindowRequested(_, let decision) = event { return decision.rawValue }
             return nil
         }
         let loaded = PageEventExpectation(view) { event -> String? in

@@ -76,12 +76,12 @@ struct KioskPolicyTests {
             (try OriginPattern(parsing: "https://*.cams.example"), ["camera", "microphone"]),
             (try OriginPattern(parsing: "file://"), ["*"]),
         ])
-        #expect(permissions.allows(PermissionRequest(kind: "geolocation", origin: "https://maps.example")))
-        #expect(!permissions.allows(PermissionRequest(kind: "notifications", origin: "https://maps.example")))
-        #expect(!permissions.allows(PermissionRequest(kind: "geolocation", origin: "https://maps.example:8443")))
-        #expect(permissions.allows(PermissionRequest(kind: "camera", origin: "https://lobby.cams.example")))
-        #expect(permissions.allows(PermissionRequest(kind: "clipboard", origin: "file://")))
-        #expect(!permissions.allows(PermissionRequest(kind: "geolocation", origin: "null")))
-        #expect(!KioskPermissions().allows(PermissionRequest(kind: "notifications", origin: "https://maps.example")))
+        #expect(permissions.allows(PermissionRequest(kind: .geolocation, origin: "https://maps.example")))
+        #expect(!permissions.allows(PermissionRequest(kind: .notifications, origin: "https://maps.example")))
+        #expect(!permissions.allows(PermissionRequest(kind: .geolocation, origin: "https://maps.example:8443")))
+        #expect(permissions.allows(PermissionRequest(kind: .camera, origin: "https://lobby.cams.example")))
+        #expect(permissions.allows(PermissionRequest(kind: .clipboard, origin: "file://")))
+        #expect(!permissions.allows(PermissionRequest(kind: .geolocation, origin: "null")))
+        #expect(!KioskPermissions().allows(PermissionRequest(kind: .notifications, origin: "https://maps.example")))
     }
 }

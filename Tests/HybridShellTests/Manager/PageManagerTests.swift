@@ -219,7 +219,7 @@ struct PageManagerTests {
         try await openerEvents.wait(.show)
         let openerSession = opener.bridge.currentSession?.id
         let pushed = PageEventExpectation(opener.view) { event -> String? in
-            if case .newWindowRequested(_, let decision) = event { return decision }
+            if case .newWindowRequested(_, let decision) = event { return decision.rawValue }
             return nil
         }
         _ = try await opener.view.evaluateJavaScript("window.open(location.href.replace('opener', 'popup')); 0")
