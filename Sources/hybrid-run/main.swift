@@ -14,12 +14,19 @@ let commandType: any ParsableCommand.Type
 if let first = arguments.first, let chosen = commands[first] {
     commandType = chosen
     arguments.removeFirst()
+    if arguments.contains("--automation") {
+        errors.write("hybrid-run: error: --automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
+        exit(ExitStatus.usage.rawValue)
+    }
 } else {
     commandType = HybridRun.self
 }
 do {
     let command = try commandType.parseAsRoot(arguments)
     switch command {
+    case let run as HybridRun where run.automation:
+        let options = usageChecked { try run.automationOptions() }
+        exit(MainLoop.run { await HybridRun.serveAutomation(options) })
     case let run as HybridRun:
         let options = usageChecked { try run.options() }
         exit(MainLoop.run {

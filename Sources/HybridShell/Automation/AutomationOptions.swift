@@ -1,0 +1,25 @@
+/// How ``AutomationHost`` sets up the views a WebDriver session asks for.
+public struct AutomationOptions: Sendable {
+    /// The `browserName` reported to WebKitWebDriver (`webkit_application_info_set_name`). A
+    /// client that asks for another `browserName` gets "session not created".
+    public static let browserName = "hybrid-run"
+
+    public var storage: WebContext.Storage = .ephemeral
+    /// A real toplevel window (under Xvfb in CI), as WebDriver's window commands need: an offscreen
+    /// window reports a 0×0 rect and cannot be resized.
+    public var window: WebViewConfiguration.Window = .visible(title: "hybrid-run")
+    public var width = 1280
+    public var height = 800
+    public var userAgent: UserAgent = .engineDefault
+    public var developerExtras = false
+    /// Stub native handlers (`--handlers`).
+    public var mockHandlers: MockHandlers?
+    /// Documents that get a working bridge. Nil: every non-opaque origin, since the client decides
+    /// which pages are loaded.
+    public var allowedOrigins: [OriginPattern]?
+    /// How long to wait for the client to start the session before giving up.
+    public var sessionStartTimeout: Duration = .seconds(30)
+    public var bridgeLog: String?
+
+    public init() {}
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import HybridShell
+
+/// `hybrid-run --automation`: the flags that make sense for a WebDriver session, and the loop that
+/// serves it (``AutomationHost`` does the work).
+extension HybridRun {
+    /// Flags that decide what a page does or when the run stops: in a WebDriver session the client
+    /// decides both.
+    func validateAutomation() throws {
+        guard automation else { return }
+        let conflicts: [(Bool, String)] = [
+            (url != nil || page != nil, "a page (the WebDriver client navigates)"),
+            (exitAfter != nil, "--exit-after (the session ends when the client ends it)"),
+            (!call.isEmpty, "--call"), (!param.isEmpty, "--param"), (!header.isEmpty, "--header"),
+            (dialogs != nil, "--dialogs (the client answers dialogs)"), (newWindows != nil, "--new-windows"),
+            (inject != nil, "--inject"), (config != nil, "--config"), (pool != nil, "--pool"),
+            (maxReloads != nil, "--max-reloads"), (sharedProcess, "--shared-process"), (printEvents, "--print-events"),
+        ]
+        if let conflict = conflicts.first(where: \.0) {
+            throw ValidationError("--automation cannot be combined with \(conflict.1)")
+        }
+    }
+
+    func automationOptions() throws -> AutomationOptions {
+        var options = AutomationOptions()
+        if let dataDir { options.storage = .persistent(directory: dataDir) }
+        // Always a real window (see AutomationOptions.window); --window changes nothing here.
+        (options.width, options.height) = try ViewportSize.parse(size)
+        if let userAgent { options.userAgent = .custom(userAgent) }
+        if let userAgentSuffix { options.userAgent = .appending(userAgentSuffix) }
+        try options.userAgent.validate()
+        options.developerExtras = inspector
+        if let handlers { options.mockHandlers = try MockHandlers.load(path: handlers) }
+        if !allowOrigin.isEmpty { options.allowedOrigins = try allowOrigin.map { try OriginPattern(parsing: $0) } }
+        if let timeout {
+            guard timeout > 0, timeout.isFinite else { throw ShellError.invalidArgument("--timeout must be a positive number of seconds") }
+            options.sessionStartTimeout = .milliseconds(Int64(timeout * 1000))
+        }
+        options.bridgeLog = bridgeLog
+        return options
+    }
+
+    /// Runs on the engine's loop until the session ends; one stderr line per session event.
+    @EngineActor
+    static func serveAutomation(_ options: AutomationOptions) async -> Int32 {
+        let errors = OutputLines.standardError
+        let host = AutomationHost(options: options)
+        host.onEvent = { event in
+            if case .webProcessTerminated(let url, let reason) = event {
+                errors.write("hybrid-run: error: the web process of \(url.isEmpty ? "a window" : url) ended (\(reason.rawValue)); WebDriver ends the session")
+            }
+        }
+        let outcome = await host.run()
+        if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
+        return outcome.status.rawValue
+    }
+}
