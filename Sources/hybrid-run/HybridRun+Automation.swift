@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HybridShell
 
 /// `hybrid-run --automation`: the flags that make sense for a WebDriver session, and the loop that
@@ -38,6 +39,18 @@ extension HybridRun {
         }
         options.bridgeLog = bridgeLog
         return options
+    }
+
+    /// Bad arguments given by WebKitWebDriver (it sets `WEBKIT_INSPECTOR_SERVER`): instead of
+    /// exiting at once, which leaves the client's new-session request waiting forever, refuse the
+    /// session so the client gets "session not created" within about a second; then exit 4.
+    /// Returns (doing nothing) when this process is not a WebDriver browser.
+    static func refuseAutomationSession(reason: String) {
+        guard CommandLine.arguments.contains("--automation"), AutomationOptions.inspectorServerAddress != nil else { return }
+        var options = AutomationOptions()
+        options.refusal = reason
+        options.sessionStartTimeout = .seconds(10)
+        Foundation.exit(MainLoop.run { await serveAutomation(options) })
     }
 
     /// Runs on the engine's loop until the session ends; one stderr line per session event.

@@ -38,6 +38,7 @@ public final class AutomationHost {
     /// ``AutomationOptions/sessionStartTimeout`` (timeout).
     public func run() async -> RunOutcome {
         guard WebKitAutomation.inspectorServerAddress != nil else {
+            if let refusal = options.refusal { return RunOutcome(.usage, refusal) }
             return RunOutcome(.usage, "--automation is for WebKitWebDriver, which starts the browser with WEBKIT_INSPECTOR_SERVER set; "
                 + "give hybrid-run as the webkitgtk:browserOptions binary instead of starting it yourself")
         }
@@ -48,10 +49,13 @@ public final class AutomationHost {
             let context = try WebContext(storage: options.storage, headless: true)
             self.context = context
             if let path = options.bridgeLog { transcript = try BridgeTranscript(path: path) }
-            let automation = WebKitAutomation(context: context.native, info: Self.applicationInfo)
+            let refusal = options.refusal
+            var info = Self.applicationInfo
+            if refusal != nil { info.name = AutomationOptions.refusedBrowserName }
+            let automation = WebKitAutomation(context: context.native, info: info)
             automation.onSessionStarted = { [weak self] in self?.started() }
-            automation.onSessionEnded = { [weak self] in self?.settle(.success) }
-            automation.makeView = { [weak self] in (try? self?.openView())?.native }
+            automation.onSessionEnded = { [weak self] in self?.settle(refusal.map { RunOutcome(.usage, $0) } ?? .success) }
+            automation.makeView = { [weak self] in refusal == nil ? (try? self?.openView())?.native : nil }
             self.automation = automation
         } catch {
             return RunOutcome(.usage, "\(error)")
@@ -60,7 +64,9 @@ public final class AutomationHost {
         let deadline = options.sessionStartTimeout
         Task { @EngineActor [weak self] in
             try? await Task.sleep(for: deadline)
-            guard let self, !self.sessionStarted else { return }
+            guard let self else { return }
+            if let refusal = self.options.refusal { self.settle(RunOutcome(.usage, refusal)); return }
+            guard !self.sessionStarted else { return }
             self.settle(RunOutcome(.timeout, "no WebDriver session started within \(deadline.secondsText)"))
         }
         let result = await withCheckedContinuation { continuation in
