@@ -92,6 +92,7 @@ public final class AutomationHost {
         configuration.dialogPolicy = .native
         configuration.newWindowPolicy = .delegate
         let view = try WebView(configuration: configuration, context: context)
+        view.native.addPresentationTicker()
         let builtins = BridgeHandlers()
         builtins.registerBuiltins(userAgent: view.userAgent, appName: AutomationOptions.browserName, appVersion: HybridShellVersion.current)
         let origins = options.allowedOrigins.map { OriginPolicy(patterns: $0) } ?? .anyOrigin
