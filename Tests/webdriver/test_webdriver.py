@@ -115,8 +115,9 @@ class Session:
 
     def close(self):
         try:
-            self.driver.quit()
-        except WebDriverException:
+            if self.service.process.poll() is None:  # a test may have killed the driver
+                self.driver.quit()
+        except Exception:  # the session may already be gone: quitting is best effort
             pass
         finally:
             self.service.stop()
@@ -283,14 +284,21 @@ class SessionLifecycleTests(WebDriverTestCase):
         self.assertTrue(web, processes)
         for pid in web:
             os.kill(pid, signal.SIGKILL)
-        started = time.monotonic()
-        with self.assertRaises(InvalidSessionIdException) as raised:
-            deadline = time.monotonic() + WAIT
-            while time.monotonic() < deadline:  # the crash reaches WebKit a few ms after the kill
+        # The crash reaches WebKit a few ms after the kill; a command in flight then fails with an
+        # unknown error, every later one with "invalid session id … page crash".
+        errors = []
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
                 session.driver.find_element(By.ID, "blue")
-                time.sleep(0.05)
-        self.assertIn("crash", raised.exception.msg)
-        self.assertLess(time.monotonic() - started, 5)
+            except InvalidSessionIdException as error:
+                errors.append(error)
+                break
+            except WebDriverException as error:
+                errors.append(error)
+            time.sleep(0.05)
+        self.assertTrue(errors and isinstance(errors[-1], InvalidSessionIdException), errors)
+        self.assertIn("crash", errors[-1].msg)
         session.close()
         self.assertEqual(wait_until_gone(processes, GONE), [])
 
