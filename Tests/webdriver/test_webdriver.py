@@ -21,6 +21,7 @@ import unittest
 from selenium import webdriver
 from selenium.common.exceptions import InvalidSessionIdException, SessionNotCreatedException, WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.remote_connection import RemoteConnection
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.webkitgtk.service import Service
@@ -35,6 +36,9 @@ FIXTURES = os.path.join(ROOT, "pages", "fixtures", "webdriver")
 MOCKS = os.path.join(FIXTURES, "handlers.json")
 WAIT = 30  # seconds: generous, for a loaded CI machine
 GONE = 2.0  # seconds a finished session's processes may take to go
+
+# A command that never gets an answer (a hung screenshot, say) fails the test instead of hanging it.
+RemoteConnection.set_timeout(2 * WAIT)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
