@@ -265,6 +265,22 @@ class PageTests(WebDriverTestCase):
         self.assertEqual(self.driver.title, "WebDriver fixture")
 
 
+    def test_a_target_blank_link_opens_a_window_the_client_can_switch_to(self):
+        self.driver.get(self.url("index.html"))
+        first = self.driver.current_window_handle
+        self.driver.find_element(By.ID, "popup").click()
+        WebDriverWait(self.driver, WAIT).until(lambda d: len(d.window_handles) == 2)
+        popup = [handle for handle in self.driver.window_handles if handle != first][0]
+        self.driver.switch_to.window(popup)
+        WebDriverWait(self.driver, WAIT).until(expected_conditions.title_is("Second page"))
+        self.assertEqual(self.driver.execute_script("return hybrid.call('mock.answer')"), {"answer": 42})
+
+    def test_the_page_does_not_see_what_automation_adds(self):
+        self.driver.get(self.url("index.html"))
+        self.assertEqual(self.driver.execute_script("return document.styleSheets.length"), 1)
+        self.assertEqual(self.driver.execute_script("return document.documentElement.children.length"), 2)  # head, body
+
+
 class SessionLifecycleTests(WebDriverTestCase):
     """Sessions end cleanly: in a row, on quit, on a crash, when the client goes away."""
 

@@ -7,8 +7,9 @@ extension WebKitView {
     /// DMA-BUF renderer off (our headless setting, without which those screenshots are black under
     /// Xvfb) a page with nothing to repaint never presents again, so the screenshot command waits
     /// forever. An invisible pseudo-element (no content, no box to paint) whose opacity steps five
-    /// times a second gives WebKit a frame to wait for; it is a user style sheet, so the page's DOM
-    /// and `document.styleSheets` do not see it.
+    /// times a second gives WebKit a frame to wait for (idle cost measured: 1.7 % of one core); it
+    /// is a user style sheet, so the page's DOM and `document.styleSheets` do not see it (only
+    /// `getComputedStyle(html, '::after')` does).
     func addPresentationTicker() {
         let css = """
             @keyframes hybridshell-automation-tick { from { opacity: 1 } to { opacity: 0.99 } }
