@@ -12,10 +12,13 @@ APT_PACKAGES := libwebkit2gtk-4.1-dev libgtk-3-dev xvfb xauth libgl1-mesa-dri fo
 # files): QUnit 1.23, chai, Jasmine 4, and Mocha bundled with esbuild and Debian's browser polyfills.
 APT_PACKAGES += libjs-qunit libjs-chai node-jasmine mocha esbuild node-buffer node-events node-util \
 	node-process node-stream-browserify node-os-browserify node-tty-browserify node-browser-stdout
+# WebDriver: WebKitWebDriver drives `hybrid-run --automation`; Selenium's Python bindings (Debian's
+# /usr/bin/python3 only) are the client in `make webdriver-test`.
+APT_PACKAGES += webkit2gtk-driver python3-selenium
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run test deps build release bench bridge-js vendor structure clean
+.PHONY: run test deps build release bench bridge-js vendor structure clean webdriver-test
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
@@ -23,13 +26,20 @@ run: deps build
 test: deps build vendor bridge-js structure
 	@before=$$(pgrep -x WebKitWebProces | sort); \
 	$(XVFB) bash Tests/swift-test.sh --filter ExclusiveTests --no-parallel && \
-	$(XVFB) bash Tests/swift-test.sh --skip ExclusiveTests; status=$$?; \
+	$(XVFB) bash Tests/swift-test.sh --skip ExclusiveTests && \
+	$(XVFB) $(WEBDRIVER_TEST); status=$$?; \
 	for i in $$(seq 50); do \
 		leaked=$$(comm -13 <(echo "$$before") <(pgrep -x WebKitWebProces | sort) | grep . || true); \
 		[ -z "$$leaked" ] && break; sleep 0.2; \
 	done; \
 	if [ -n "$$leaked" ]; then echo "make test: WebKit processes left behind: $$leaked"; exit 1; fi; \
 	exit $$status
+
+# Selenium → WebKitWebDriver → hybrid-run --automation (debug build), fixture pages over loopback.
+WEBDRIVER_TEST := /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/webdriver -p 'test_*.py' -v
+
+webdriver-test: deps build
+	$(XVFB) $(WEBDRIVER_TEST)
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

@@ -36,6 +36,7 @@ LAYERS = {
     "Bridge": BASE + ["Engine", "Schemes"],
     "Manager": BASE + ["Engine", "Schemes", "Bridge", "Config"],
     "PageTests": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
+    "Automation": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
     "Kiosk": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
 }
 

@@ -37,6 +37,20 @@ static inline WebKitWebView *hs_web_view_new(WebKitWebContext *context,
                                         NULL));
 }
 
+/// `g_object_new(WEBKIT_TYPE_WEB_VIEW, …)` for a view a WebDriver session drives:
+/// `is-controlled-by-automation` can only be set at construction.
+static inline WebKitWebView *hs_web_view_new_automated(WebKitWebContext *context,
+                                                       WebKitUserContentManager *content_manager,
+                                                       WebKitSettings *settings)
+{
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW,
+                                        "web-context", context,
+                                        "user-content-manager", content_manager,
+                                        "settings", settings,
+                                        "is-controlled-by-automation", TRUE,
+                                        NULL));
+}
+
 /// `webkit_website_data_manager_new(…)` is variadic.
 static inline WebKitWebsiteDataManager *hs_website_data_manager_new(const char *base_data_directory,
                                                                     const char *base_cache_directory)

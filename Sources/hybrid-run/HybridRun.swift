@@ -140,7 +140,11 @@ struct HybridRun: ParsableCommand {
         valueName: "when"))
     var inject: String?
 
+    @Flag(name: .long, help: "Serve one WebDriver session: give hybrid-run to WebKitWebDriver as the webkitgtk:browserOptions binary with this argument (see docs/webdriver.md). Example: --automation")
+    var automation = false
+
     func validate() throws {
+        try validateAutomation()
         if url != nil, page != nil { throw ValidationError("give the page once: either --url or as an argument, not both") }
         if userAgent != nil, userAgentSuffix != nil { throw ValidationError("--user-agent and --user-agent-suffix exclude each other") }
         if ephemeral, dataDir != nil { throw ValidationError("--ephemeral and --data-dir exclude each other") }

@@ -14,12 +14,20 @@ let commandType: any ParsableCommand.Type
 if let first = arguments.first, let chosen = commands[first] {
     commandType = chosen
     arguments.removeFirst()
+    if arguments.contains("--automation") {
+        HybridRun.refuseAutomationSession(reason: "--automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
+        errors.write("hybrid-run: error: --automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
+        exit(ExitStatus.usage.rawValue)
+    }
 } else {
     commandType = HybridRun.self
 }
 do {
     let command = try commandType.parseAsRoot(arguments)
     switch command {
+    case let run as HybridRun where run.automation:
+        let options = usageChecked { try run.automationOptions() }
+        exit(MainLoop.run { await HybridRun.serveAutomation(options) })
     case let run as HybridRun:
         let options = usageChecked { try run.options() }
         exit(MainLoop.run {
@@ -55,6 +63,7 @@ do {
         exit(0)
     }
     let name = commandType == HybridRun.self ? "hybrid-run" : "hybrid-run \(commandType.configuration.commandName ?? "")"
+    HybridRun.refuseAutomationSession(reason: commandType.message(for: error))
     errors.write("hybrid-run: error: \(commandType.message(for: error))")
     errors.write("Usage: \(commandType.usageString()) — see \(name) --help")
     exit(ExitStatus.usage.rawValue)
@@ -65,6 +74,7 @@ func usageChecked<T>(_ read: () throws -> T) -> T {
     do {
         return try read()
     } catch {
+        HybridRun.refuseAutomationSession(reason: "\(error)")
         errors.write("hybrid-run: error: \(error)")
         exit(ExitStatus.usage.rawValue)
     }

@@ -37,7 +37,10 @@ public final class WebView {
         native = WebKitView(context: context.native, options: .init(
             window: configuration.window, width: configuration.width, height: configuration.height,
             userAgent: configuration.userAgent, developerExtras: configuration.developerExtras,
-            related: configuration.sharesProcessWith?.native))
+            related: configuration.sharesProcessWith?.native, controlledByAutomation: configuration.controlledByAutomation))
+        // With the DMA-BUF renderer off, WebDriver's element screenshots wait for a frame that an
+        // idle page never draws; an automated view keeps presenting (see addPresentationTicker).
+        if configuration.controlledByAutomation { native.addPresentationTicker() }
         native.onEvent = { [weak self] event in self?.emit(event) }
         native.decideNavigation = { [weak self] action in self?.decide(action) ?? .allow }
         native.handleDialog = { [weak self] dialog, pending in self?.handle(dialog, pending) ?? false }

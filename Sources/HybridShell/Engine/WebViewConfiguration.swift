@@ -27,6 +27,8 @@ public struct WebViewConfiguration: Sendable {
     public var capturesConsole = true
     /// Shares the web process of another view (`related-view`): cheaper, but one crash takes both.
     public var sharesProcessWith: WebView?
+    /// Made for a WebDriver session (`is-controlled-by-automation`); see ``AutomationHost``.
+    public var controlledByAutomation = false
 
     public init() {}
 }

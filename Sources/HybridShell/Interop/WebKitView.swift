@@ -12,6 +12,7 @@ final class WebKitView {
         var userAgent: UserAgent
         var developerExtras: Bool
         var related: WebKitView?
+        var controlledByAutomation = false
     }
 
     enum NewWindowResult {
@@ -63,7 +64,9 @@ final class WebKitView {
         // and without this every file is its own origin, so error events arrive as "Script error.".
         webkit_settings_set_allow_file_access_from_file_urls(settings, 1)
 
-        let widget = hs_web_view_new(context.pointer, manager, settings, options.related?.view)!
+        let widget = options.controlledByAutomation
+            ? hs_web_view_new_automated(context.pointer, manager, settings)!
+            : hs_web_view_new(context.pointer, manager, settings, options.related?.view)!
         viewReference = GObjectReference(retaining: UnsafeMutableRawPointer(widget))
         view = widget
         placeInWindow(options)
