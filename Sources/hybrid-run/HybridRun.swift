@@ -69,12 +69,12 @@ struct HybridRun: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "How alert/confirm/prompt are answered: accept (OK, default text) or dismiss (Cancel, null). They never block. Example: --dialogs dismiss",
-        valueName: "accept|dismiss"))
+        valueName: "accept|dismiss"), completion: .list(DialogMode.allValueStrings))
     var dialogs: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "What window.open and target=_blank do: same-view (load there), new-page (push a page) or deny. Example: --new-windows deny",
-        valueName: "same-view|new-page|deny"))
+        valueName: "same-view|new-page|deny"), completion: .list(NewWindowMode.allValueStrings))
     var newWindows: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -137,7 +137,7 @@ struct HybridRun: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "When the bridge scripts are added: document-start (default) or after-load (legacy pages bootstrap themselves). Example: --inject after-load",
-        valueName: "when"))
+        valueName: "when"), completion: .list(BridgeConfiguration.Injection.allValueStrings))
     var inject: String?
 
     @Flag(name: .long, help: "Serve one WebDriver session: give hybrid-run to WebKitWebDriver as the webkitgtk:browserOptions binary with this argument (see docs/webdriver.md). Example: --automation")
@@ -167,25 +167,9 @@ struct HybridRun: ParsableCommand {
         if let userAgent { overrides.userAgent = .custom(userAgent) }
         if let userAgentSuffix { overrides.userAgent = .appending(userAgentSuffix) }
         try overrides.userAgent?.validate()
-        if let dialogs {
-            guard let mode = DialogMode(rawValue: dialogs) else {
-                throw ShellError.invalidArgument("--dialogs takes accept or dismiss, not \(JSONValue.quoted(dialogs))")
-            }
-            overrides.dialogs = mode
-        }
-        if let newWindows {
-            guard let mode = NewWindowMode(rawValue: newWindows) else {
-                throw ShellError.invalidArgument("--new-windows takes same-view, new-page or deny, not \(JSONValue.quoted(newWindows))")
-            }
-            overrides.newWindows = mode
-        }
-        if let inject {
-            switch inject {
-            case "document-start": overrides.injection = .documentStart
-            case "after-load": overrides.injection = .afterLoad
-            default: throw ShellError.invalidArgument("--inject takes document-start or after-load, not \(JSONValue.quoted(inject))")
-            }
-        }
+        if let dialogs { overrides.dialogs = try DialogMode.parse(dialogs, setting: "--dialogs") }
+        if let newWindows { overrides.newWindows = try NewWindowMode.parse(newWindows, setting: "--new-windows") }
+        if let inject { overrides.injection = try BridgeConfiguration.Injection.parse(inject, setting: "--inject") }
         if !allowOrigin.isEmpty {
             overrides.allowedOrigins = (shell.defaults.allowedOrigins ?? []) + (try allowOrigin.map { try OriginPattern(parsing: $0) })
         }
@@ -197,7 +181,9 @@ struct HybridRun: ParsableCommand {
         if let dataDir { shell.storage = .persistent(directory: dataDir) }
         if ephemeral { shell.storage = .ephemeral }
         if let pool {
-            guard (0...16).contains(pool) else { throw ShellError.invalidArgument("--pool takes 0 to 16 views, not \(pool)") }
+            guard ShellConfiguration.poolSizes.contains(pool) else {
+                throw ShellError.invalidArgument("--pool takes \(ShellConfiguration.poolSizes.lowerBound) to \(ShellConfiguration.poolSizes.upperBound) views, not \(pool)")
+            }
             shell.poolSize = pool
         }
         if let maxReloads {

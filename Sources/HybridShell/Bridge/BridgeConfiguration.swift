@@ -1,11 +1,11 @@
 /// How a ``Bridge`` behaves. The defaults are the ones the protocol documents.
 public struct BridgeConfiguration: Sendable {
-    public enum Injection: Sendable, Equatable {
+    public enum Injection: String, Sendable, Equatable, SettingChoice {
         /// The bridge exists before the page's own scripts run (the default).
-        case documentStart
+        case documentStart = "document-start"
         /// The bridge is added when the page has loaded (the seed's `injectDynamically`); legacy
         /// WebViewJavascriptBridge pages bootstrap through `https://__bridge_loaded__` then.
-        case afterLoad
+        case afterLoad = "after-load"
     }
 
     /// Which documents get a working bridge.

@@ -27,7 +27,7 @@ public struct PageSettings: Sendable {
 }
 
 /// How `alert`/`confirm`/`prompt` are answered; none of them ever blocks.
-public enum DialogMode: String, Sendable, Equatable {
+public enum DialogMode: String, Sendable, Equatable, SettingChoice {
     /// OK, and the prompt's default text.
     case accept
     /// Cancel, and `null` from prompt.
@@ -42,7 +42,7 @@ public enum DialogMode: String, Sendable, Equatable {
 }
 
 /// What `window.open` and `target=_blank` do in a managed page.
-public enum NewWindowMode: String, Sendable, Equatable {
+public enum NewWindowMode: String, Sendable, Equatable, SettingChoice {
     /// Load the URL in the same view (the default).
     case sameView = "same-view"
     /// Push a new page on top of the stack.

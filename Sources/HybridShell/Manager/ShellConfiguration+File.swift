@@ -15,7 +15,7 @@ extension ShellConfiguration {
         try reader.rejectUnknownKeys(globalKeys.union(pageKeys).union(extraSections))
         var configuration = ShellConfiguration()
         configuration.defaults = configuration.defaults.overridden(by: try pageSettings(reader))
-        configuration.poolSize = try reader.int("pool", in: 0...16) ?? configuration.poolSize
+        configuration.poolSize = try reader.int("pool", in: ShellConfiguration.poolSizes) ?? configuration.poolSize
         configuration.maxPages = try reader.int("max_pages", in: 1...64) ?? configuration.maxPages
         if let directory = try reader.string("data_dir") {
             guard !directory.isEmpty else { throw reader.error("data_dir", "must not be empty (leave it out for ephemeral storage)") }
@@ -67,10 +67,10 @@ extension ShellConfiguration {
             settings.headers = parsed
         }
         settings.timeout = try reader.seconds("timeout", in: 0.001...86_400)
-        settings.cachePolicy = try reader.choice("cache", ["default", "reload"]).flatMap(WebRoute.CachePolicy.init(rawValue:))
-        settings.dialogs = try reader.choice("dialogs", ["accept", "dismiss"]).flatMap(DialogMode.init(rawValue:))
-        settings.injection = try reader.choice("inject", ["document-start", "after-load"]).map { $0 == "after-load" ? .afterLoad : .documentStart }
-        settings.newWindows = try reader.choice("new_windows", ["same-view", "new-page", "deny"]).flatMap(NewWindowMode.init(rawValue:))
+        settings.cachePolicy = try reader.choice("cache", WebRoute.CachePolicy.self)
+        settings.dialogs = try reader.choice("dialogs", DialogMode.self)
+        settings.injection = try reader.choice("inject", BridgeConfiguration.Injection.self)
+        settings.newWindows = try reader.choice("new_windows", NewWindowMode.self)
         if let patterns = try reader.strings("allow_origins") {
             var parsed: [OriginPattern] = []
             for pattern in patterns {

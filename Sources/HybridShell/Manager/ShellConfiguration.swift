@@ -7,6 +7,8 @@ public struct ShellConfiguration: Sendable {
     public var pages: [(match: String, settings: PageSettings)] = []
     /// Views kept pre-warmed (web process started, bridge installed, blank document loaded).
     public var poolSize = 1
+    /// The pool sizes a flag or a file may ask for.
+    public static let poolSizes = 0...16
     /// At most this many live pages; opening one more fails.
     public var maxPages = 8
     /// The engine state pages share (storage, memory limit, …); `headless` follows ``window``.

@@ -7,7 +7,7 @@ import Foundation
 ///     WebRoute("https://shop.example/{lang}/cart?token={token}", parameters: ["lang": "de", "token": "a b"])
 ///     // → https://shop.example/de/cart?token=a%20b
 public struct WebRoute: Sendable, Equatable {
-    public enum CachePolicy: String, Sendable, Equatable {
+    public enum CachePolicy: String, Sendable, Equatable, SettingChoice {
         /// HTTP caching as the server says.
         case useProtocol = "default"
         /// Revalidate everything (`Cache-Control: no-cache` on the main request).
