@@ -109,6 +109,8 @@ class Dom {
     this.onNavigate = null;
     this.onPrompt = null;
     this.worlds = [];
+    // 'loading' while the parser runs (options.parsing); finishParsing() fires DOMContentLoaded.
+    this.readyState = options.parsing ? 'loading' : 'complete';
     this.document = this.createDocument();
   }
 
@@ -118,7 +120,14 @@ class Dom {
     return {
       documentElement,
       createElement: (tagName) => new Element(dom, tagName),
+      get readyState() { return dom.readyState; },
     };
+  }
+
+  // The parser reached the end of the document.
+  finishParsing() {
+    this.readyState = 'interactive';
+    this.documentTarget.dispatch(null, new Event('DOMContentLoaded'));
   }
 
   reportError(error) {

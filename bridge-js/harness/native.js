@@ -350,7 +350,7 @@ function fixtureHandlers(native) {
     },
     'fixture.callPage': (data, context) => context.callPage(data.name, data.data, { args: data.args === true }),
     'fixture.done': (data) => { native.reports.push(data); return true; },
-    'wvjb.send': (data) => data,
+    '*': (data) => data,
     '_dsb.hasNativeMethod': (data) => native.handlers.has(data && data.name),
     '_dsb.closePage': () => { native.closeRequests++; return null; },
     '_dsb.disableJavascriptDialogBlock': () => null,
