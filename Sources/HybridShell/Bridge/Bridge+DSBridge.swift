@@ -30,9 +30,9 @@ extension Bridge {
             responder.answer(.prompt(DSBridgeAnswer.failure(error)))
             return true
         }
-        if method == "_dsb.hasNativeMethod" {
-            let name = data.value["name"]?.stringValue ?? ""
-            responder.answer(.prompt(DSBridgeAnswer.success(RawJSON(unchecked: handlers.hasHandler(name) ? "true" : "false"))))
+        if let builtin = dsbridgeBuiltin(method, data, dialect: .dsbridge, session: session) {
+            recordDSBridge(session, method, data, arrived, builtin)
+            responder.answer(.prompt(DSBridgeAnswer.text(builtin)))
             return true
         }
         guard let handler = handlers.handler(named: method) else {

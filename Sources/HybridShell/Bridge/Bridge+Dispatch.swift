@@ -51,6 +51,10 @@ extension Bridge {
     /// asynchronous handler will answer later (through `heldReply` if given, else a push).
     private func startCall(id: Int, name: String, data: RawJSON, dialect: BridgeDialect, session: BridgeSession,
                            arrived: ContinuousClock.Instant, heldReply: ScriptMessageReply?) -> Result<RawJSON, BridgeError>? {
+        if let builtin = dsbridgeBuiltin(name, data, dialect: dialect, session: session) {
+            record(session, name, id, data, arrived, builtin)
+            return builtin
+        }
         guard let handler = handlers.handler(named: name) else {
             let error = BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))")
             record(session, name, id, data, arrived, .failure(error))

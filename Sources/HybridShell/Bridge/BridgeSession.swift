@@ -19,6 +19,8 @@ final class BridgeSession {
     var flushScheduled = false
     /// A WebViewJavascriptBridge queue ping arrived before the session was usable.
     var wvjbFetchPending = false
+    /// False after dsbridge's `_dsb.disableJavascriptDialogBlock(true)`: dialogs answer at once.
+    var dialogsBlock = true
 
     init(id: String, secret: String, origin: String, url: String, allowed: Bool) {
         self.id = id
