@@ -21,7 +21,7 @@ class NativeError extends Error {
 class FakeNative {
   constructor(options = {}) {
     this.allowedOrigins = options.allowedOrigins || ['https://app.example'];
-    this.limits = { maxPayload: options.maxPayload || 16777216, maxDepth: options.maxDepth || 64 };
+    this.limits = { maxPayload: options.maxPayload || 16777216, maxDepth: options.maxDepth || 512 };
     this.timeout = options.timeout || 30000;
     this.handlers = new Map(Object.entries(fixtureHandlers(this)));
     this.sessions = new Map();

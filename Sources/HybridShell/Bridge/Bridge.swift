@@ -127,6 +127,7 @@ public final class Bridge {
             return
         }
         guard session.allowed else {
+            recordDenied(post.frames, in: session, size: message.body.utf8.count)
             reply.succeed(OutboundFrame.refusal(BridgeError(.denied, "origin \(session.origin) may not use the bridge")))
             return
         }

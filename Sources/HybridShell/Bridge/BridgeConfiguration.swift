@@ -15,8 +15,9 @@ public struct BridgeConfiguration: Sendable {
     public var defaultTimeout: Duration = .seconds(30)
     /// The longest payload (in UTF-16 code units, JavaScript's `length`), 16 MiB by default.
     public var maxPayload = 16 << 20
-    /// The deepest nesting of a payload.
-    public var maxDepth = 64
+    /// The deepest nesting of a payload's data (the envelope does not count), in every dialect:
+    /// 512 levels by default, as iOS's `JSONSerialization` takes. `[]` is one level.
+    public var maxDepth = 512
     /// Reported by the built-in `system.info` handler.
     public var appName = "hybrid-run"
     public var appVersion = "0.1"
