@@ -144,8 +144,11 @@ test('data JSON cannot encode is refused without sending', async () => {
   const env = boot();
   await env.hybrid.ready;
   const cyclic = env.page.run('const o = { name: "loop" }; o.self = o; o');
-  const tooDeep = env.page.run('let d = 0; for (let i = 0; i < 65; i++) d = [d]; d');
-  const deepEnough = env.page.run('let e = 0; for (let i = 0; i < 64; i++) e = [e]; e');
+  const tooDeep = env.page.run('let d = 0; for (let i = 0; i < 513; i++) d = [d]; d');
+  const deepEnough = env.page.run('let e = 0; for (let i = 0; i < 512; i++) e = [e]; e');
+  const veryDeep = env.page.run('let f = 0; for (let i = 0; i < 100000; i++) f = [f]; f');
+  await assert.rejects(env.hybrid.call('echo', tooDeep), { code: 'INVALID_MESSAGE', message: 'data nests deeper than 512 levels' });
+  await assert.rejects(env.hybrid.call('echo', veryDeep), { code: 'INVALID_MESSAGE', message: 'data nests deeper than 512 levels' });
   const proto = env.page.run('JSON.parse(\'{"__proto__": {"admin": true}}\')');
   for (const value of [cyclic, 10n, { count: 10n }, tooDeep, proto]) {
     await assert.rejects(env.hybrid.call('echo', value), { code: 'INVALID_MESSAGE' });
