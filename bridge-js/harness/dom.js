@@ -59,6 +59,10 @@ class Target {
 function crossWorld(event) {
   const copy = new CustomEvent(event.type);
   copy.detail = typeof event.detail === 'string' ? event.detail : null;
+  // An error event's strings and numbers cross; its error object does not.
+  for (const key of ['message', 'filename', 'lineno', 'colno', 'isTrusted']) {
+    if (event[key] !== undefined) copy[key] = event[key];
+  }
   return copy;
 }
 

@@ -1466,18 +1466,21 @@ install();
     static let pageSources = ["begin.js", "errors.js", "payload.js", "frames.js", "channel.js", "outbox.js", "calls.js", "page-handlers.js", "native-calls.js", "events.js", "lifecycle.js", "core.js", "api.js", "wvjb.js", "dsbridge.js", "wx.js", "install.js", "end.js"]
     /// bridge-js/src/console.js: console capture, page world of every frame.
     static let console = #"""
-// Console capture: runs in the page world of every frame at document start, before the page's
-// own scripts. It forwards console.* calls, uncaught errors and unhandled rejections to the
-// native handler `hybridshellConsole`, with the caller's url:line:column taken from the stack,
-// and then calls the original console method, so nothing changes for the page.
+// Console capture, page world of every frame, at document start before the page's own scripts.
+// It forwards console.* calls, with the caller's url:line:column taken
+// from the stack, to console-relay.js in the isolated world "hybridshell-console" of the same
+// frame (a DOM event on document), then calls the original console method, so nothing changes
+// for the page. The relay adds the frame's own URL, which page script cannot forge, and is the
+// only one that reports uncaught exceptions and unhandled rejections.
 (function () {
   'use strict';
-  var handlers = window.webkit && window.webkit.messageHandlers;
-  var channel = handlers && handlers.hybridshellConsole;
-  if (!channel || window.__hybridshellConsoleInstalled) return;
+  if (window.__hybridshellConsoleInstalled) return;
   Object.defineProperty(window, '__hybridshellConsoleInstalled', { value: true });
 
-  var post = channel.postMessage.bind(channel);
+  var EVENT = 'hybridshell:console';
+  var target = document;
+  var dispatch = target.dispatchEvent.bind(target);
+  var Custom = window.CustomEvent;
   var stringify = JSON.stringify;
   var NativeError = Error;
   var locationPattern = /^(.*):(\d+):(\d+)$/;
@@ -1506,9 +1509,10 @@ install();
 
   function send(level, source, message, where) {
     try {
-      post(stringify({ level: level, source: source, text: message, url: where.url, line: where.line, column: where.column }));
+      var record = stringify({ level: level, source: source, text: message, url: where.url, line: where.line, column: where.column });
+      dispatch(new Custom(EVENT, { detail: record }));
     } catch (e) {
-      // A page that broke JSON or postMessage loses capture, not its console.
+      // A page that broke JSON or events loses capture, not its console.
     }
   }
 
@@ -1520,16 +1524,73 @@ install();
     };
   });
 
+})();
+
+"""#
+    /// bridge-js/src/console-relay.js: the console relay, isolated world `hybridshell-console` of every frame.
+    static let consoleRelay = #"""
+// Console relay, isolated world "hybridshell-console" of every frame, at document start. The
+// native handler `hybridshellConsole` lives in this world, so page script can reach it only
+// through console.js's DOM event, and every record leaves with `frame`: this frame's own URL,
+// read here where page script cannot change it. Uncaught exceptions come from the engine's own
+// (trusted) error events seen here; a page cannot make one up. Unhandled rejections are seen here
+// too; console.js only forwards console calls.
+(function () {
+  'use strict';
+  var handlers = window.webkit && window.webkit.messageHandlers;
+  var channel = handlers && handlers.hybridshellConsole;
+  if (!channel) return;
+  var post = channel.postMessage.bind(channel);
+  var stringify = JSON.stringify;
+  var parse = JSON.parse;
+  var LEVELS = ['log', 'info', 'warn', 'error', 'debug'];
+
+  function send(level, source, text, url, line, column) {
+    try {
+      post(stringify({ level: level, source: source, text: text, url: url, line: line, column: column, frame: String(window.location.href) }));
+    } catch (e) {
+      // Nothing to report to.
+    }
+  }
+
+  function string(value) {
+    return typeof value === 'string' ? value : '';
+  }
+
+  function count(value) {
+    return typeof value === 'number' && value >= 0 ? Math.floor(value) : 0;
+  }
+
+  document.addEventListener('hybridshell:console', function (event) {
+    var record;
+    try {
+      record = parse(event.detail);
+    } catch (e) {
+      return;
+    }
+    if (record === null || typeof record !== 'object') return;
+    var level = LEVELS.indexOf(record.level) >= 0 ? record.level : 'log';
+    var text = string(record.text);
+    // Whatever the record claims, it is a console call: exceptions and rejections are seen here.
+    send(level, 'console', text, string(record.url), count(record.line), count(record.column));
+  }, true);
+
   window.addEventListener('error', function (event) {
-    if (!event || !(event instanceof ErrorEvent)) return;  // resource load errors carry no message
-    send('error', 'exception', String(event.message), {
-      url: String(event.filename || window.location.href), line: event.lineno | 0, column: event.colno | 0
-    });
+    // Resource load errors are plain Events without a message; synthetic ones are not trusted.
+    if (!event || event.isTrusted !== true || typeof event.message !== 'string') return;
+    send('error', 'exception', event.message, string(event.filename) || String(window.location.href), count(event.lineno), count(event.colno));
   });
 
-  // WebKit reports unhandled rejections without a source location.
+  // WebKit reports unhandled rejections without a source location, and (2.50) dispatches the
+  // event untrusted, so a page could fake one for its own frame; it still names that frame.
   window.addEventListener('unhandledrejection', function (event) {
-    send('error', 'rejection', 'Unhandled Promise Rejection: ' + text([event.reason]), { url: '', line: 0, column: 0 });
+    var reason;
+    try {
+      reason = String(event.reason);
+    } catch (e) {
+      reason = Object.prototype.toString.call(event.reason);
+    }
+    send('error', 'rejection', 'Unhandled Promise Rejection: ' + reason, '', 0, 0);
   });
 })();
 
