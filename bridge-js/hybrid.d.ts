@@ -10,7 +10,8 @@ declare namespace HybridShell {
     | 'INVALID_MESSAGE'
     | 'PAYLOAD_TOO_LARGE'
     | 'DENIED'
-    | 'CANCELLED';
+    | 'CANCELLED'
+    | 'RATE_LIMITED';
 
   /** The error shape used everywhere on the wire and in the dialects. */
   interface ErrorObject {

@@ -2,17 +2,45 @@ extension Bridge {
     /// Handles a session's frames in order. The post's reply carries whatever finished at once;
     /// a post with exactly one call waits for that call (one message each way for `await call`).
     /// Frames without a reply channel (a delivery's answer) get their answers pushed.
+    ///
+    /// A large post is dispatched in slices of at most ``BridgeConfiguration/dispatchSlice``: the
+    /// first slice's answers go in the reply, later slices run in later main-loop turns and push
+    /// theirs, so one post of 100 000 calls cannot stall everything else. Calls beyond
+    /// ``BridgeConfiguration/maxInFlight`` fail at once with `RATE_LIMITED`.
     func dispatch(_ frames: [InboundFrame], in session: BridgeSession, reply: ScriptMessageReply?,
                   arrived: ContinuousClock.Instant, size: Int) {
-        let callCount = frames.reduce(0) { count, frame in
-            if case .call = frame { return count + 1 }
-            return count
+        var callCount = 0
+        var limited = Set<Int>()
+        let available = max(0, configuration.maxInFlight - session.queuedCalls - session.running.count)
+        for frame in frames {
+            guard case .call(let id, _, _, _, _) = frame else { continue }
+            if callCount - limited.count < available { callCount += 1 } else { limited.insert(id); callCount += 1 }
         }
+        session.queuedCalls += callCount - limited.count
+        dispatchSlice(frames[...], in: session, reply: reply, arrived: arrived, callCount: callCount, limited: limited)
+    }
+
+    private func dispatchSlice(_ frames: ArraySlice<InboundFrame>, in session: BridgeSession, reply: ScriptMessageReply?,
+                               arrived: ContinuousClock.Instant, callCount: Int, limited: Set<Int>) {
+        let sliceStarted = ContinuousClock.now
         var immediate: [String] = []
         var replyIsHeld = false
-        for frame in frames {
+        var index = frames.startIndex
+        while index < frames.endIndex {
+            // The clock is read every 64 frames: often enough for the budget, cheap per frame.
+            if index > frames.startIndex, (index - frames.startIndex) % 64 == 0,
+               ContinuousClock.now - sliceStarted > configuration.dispatchSlice { break }
+            let frame = frames[index]
+            index += 1
             switch frame {
             case .call(let id, let name, let data, _, let dialect):
+                if limited.contains(id) {
+                    let error = BridgeError(.rateLimited, "more than \(configuration.maxInFlight) calls in flight; this one was refused")
+                    record(session, name, id, data, arrived, .failure(error))
+                    immediate.append(OutboundFrame.reply(id: id, .failure(error)))
+                    continue
+                }
+                session.queuedCalls -= 1
                 let holder = callCount == 1 ? reply : nil
                 if let result = startCall(id: id, name: name, data: data, dialect: dialect, session: session,
                                           arrived: arrived, heldReply: holder) {
@@ -44,6 +72,18 @@ extension Bridge {
             reply.succeed(OutboundFrame.array(immediate))
         } else {
             for frame in immediate { push(frame, to: session) }
+        }
+        let rest = frames[index...]
+        guard !rest.isEmpty else { return }
+        // The rest in a later main-loop turn: the executor runs jobs enqueued while it drains in
+        // its next dispatch, after GLib has served the other sources.
+        Task { @EngineActor [weak self, weak session] in
+            guard let self, let session else { return }
+            guard !session.isEnded, self.session === session else {
+                session.queuedCalls = 0
+                return
+            }
+            self.dispatchSlice(rest, in: session, reply: nil, arrived: arrived, callCount: callCount, limited: limited)
         }
     }
 

@@ -19,6 +19,8 @@ final class BridgeSession {
     var flushScheduled = false
     /// A WebViewJavascriptBridge queue ping arrived before the session was usable.
     var wvjbFetchPending = false
+    /// Calls of posts still waiting for their dispatch slice (counted against the in-flight cap).
+    var queuedCalls = 0
     /// False after dsbridge's `_dsb.disableJavascriptDialogBlock(true)`: dialogs answer at once.
     var dialogsBlock = true
 
