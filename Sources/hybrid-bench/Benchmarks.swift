@@ -4,13 +4,14 @@ import HybridShell
 enum Benchmarks {
     typealias Benchmark = @EngineActor @Sendable ([String]) async throws -> String
 
-    static let usage = "roundtrip PAGE | bridge PAGE [NATIVE_CALLS] | pool cold|warm PAGE [R] | pool memory N PAGE [--related]"
+    static let usage = "roundtrip PAGE | bridge PAGE [NATIVE_CALLS] | pool cold|warm PAGE [R] | pool memory N PAGE [--related] | flood PAGE"
 
     static func named(_ name: String) -> Benchmark? {
         switch name {
         case "roundtrip": { try await RoundtripBenchmark.run($0) }
         case "bridge": { try await BridgeBenchmark.run($0) }
         case "pool": { try await PoolBenchmark.run($0) }
+        case "flood": { try await FloodBenchmark.run($0) }
         default: nil
         }
     }
