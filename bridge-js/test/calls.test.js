@@ -217,3 +217,17 @@ test('a reply for an unknown call is logged and ignored', async () => {
   assert.ok(env.logs('warn').some((line) => line.includes('unknown call 77')));
   assert.deepStrictEqual(env.dom.errors, []);
 });
+
+// Issue 11, item 11: a flood fired in one tick leaves as posts of at most 1000 frames, in order.
+test('calls fired in one tick leave in posts of at most 1000 frames, in order', async () => {
+  const env = boot();
+  await env.hybrid.ready;
+  const before = env.native.posts.length;
+  const calls = [];
+  for (let i = 0; i < 2500; i++) calls.push(env.hybrid.call('echo', i));
+  const values = await Promise.all(calls);
+  assert.ok(values.every((value, i) => value === i));
+  const posts = env.native.posts.slice(before).map((text) => JSON.parse(text).m);
+  assert.deepStrictEqual(posts.map((frames) => frames.length), [1000, 1000, 500]);
+  assert.deepStrictEqual(posts.flat().map((frame) => frame.d), values);
+});

@@ -380,7 +380,11 @@ function createChannel(onFrames) {
 }
 // Frames waiting to go up. Everything queued in one tick leaves as one up-event (one native
 // message); nothing leaves before `ready`, when everything held so far leaves as one batch, in
-// order. A batch is split only where its text would pass limits.maxPayload.
+// order. A batch is split where its text would pass limits.maxPayload, and every
+// MAX_FRAMES_PER_POST frames: native handles each post in one go, so a flood of calls fired in one
+// tick leaves as several posts that other native events (console lines, lifecycle) can come
+// between, instead of one that holds the main loop while it is read.
+const MAX_FRAMES_PER_POST = 1000;
 
 function createOutbox(send) {
   let entries = [];
@@ -420,7 +424,7 @@ function createOutbox(send) {
         entry.tooLarge();
         continue;
       }
-      if (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2) {
+      if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
         send('[' + texts.join(',') + ']');
         texts = [];
         length = 2;
