@@ -21,6 +21,9 @@ final class BridgeSession {
     var wvjbFetchPending = false
     /// Calls of posts still waiting for their dispatch slice (counted against the in-flight cap).
     var queuedCalls = 0
+    /// Posts, or the rest of one, waiting for a later main-loop turn, in arrival order.
+    var backlog: [BacklogEntry] = []
+    var drainScheduled = false
     /// False after dsbridge's `_dsb.disableJavascriptDialogBlock(true)`: dialogs answer at once.
     var dialogsBlock = true
 
