@@ -231,3 +231,25 @@ test('calls fired in one tick leave in posts of at most 1000 frames, in order', 
   assert.deepStrictEqual(posts.map((frames) => frames.length), [1000, 1000, 500]);
   assert.deepStrictEqual(posts.flat().map((frame) => frame.d), values);
 });
+
+test('after 64 posts in one task, the rest of the task leaves together in the next', async () => {
+  const env = boot();
+  await env.hybrid.ready;
+  const before = env.native.posts.length;
+  const calls = [];
+  await env.page.run(`(async () => {
+    window.burst = [];
+    for (let i = 0; i < 200; i++) { window.burst.push(hybrid.call('echo', i)); await null; }
+  })()`);
+  const afterTask = env.native.posts.length - before;
+  assert.strictEqual(afterTask, 64, 'one post per call until the burst limit');
+  await env.clock.tick(0);
+  const values = await Promise.all(env.window.burst);
+  assert.ok(values.every((value, i) => value === i));
+  assert.strictEqual(env.native.posts.length - before, 65, 'the other 136 calls left as one post');
+  // A new task starts counting again: a lone call leaves at once.
+  const lone = env.hybrid.call('echo', 'lone');
+  await env.settle();
+  assert.strictEqual(env.native.posts.length - before, 66);
+  assert.strictEqual(await lone, 'lone');
+});
