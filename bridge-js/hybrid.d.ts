@@ -10,7 +10,8 @@ declare namespace HybridShell {
     | 'INVALID_MESSAGE'
     | 'PAYLOAD_TOO_LARGE'
     | 'DENIED'
-    | 'CANCELLED';
+    | 'CANCELLED'
+    | 'RATE_LIMITED';
 
   /** The error shape used everywhere on the wire and in the dialects. */
   interface ErrorObject {
@@ -89,7 +90,7 @@ declare namespace HybridShell {
     disableJavscriptAlertBoxSafetyTimeout(): void;
     /** v4: the handler for native calls to names the page never registered. */
     init(defaultHandler: WVJBHandler): void;
-    /** v4: calls the native handler named "wvjb.send". */
+    /** v4: calls the native default handler (registered under the name "*"). */
     send(data: unknown, responseCallback?: ResponseCallback): void;
     _fetchQueue(): string;
     _handleMessageFromObjC(messageJSON: string): void;

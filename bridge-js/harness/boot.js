@@ -14,8 +14,9 @@ const PAGE = scripts.pageSource();
 // after the page's own scripts ran), 'no-page-script' (the relay alone), 'no-relay' (page.js
 // alone, as in a document the relay is not injected into).
 // content(world): the page's own scripts, run after document-start scripts.
+// parsing: the document is still being parsed (readyState 'loading') until env.dom.finishParsing().
 function boot(options = {}) {
-  const dom = new Dom({ url: options.url });
+  const dom = new Dom({ url: options.url, parsing: options.parsing });
   const native = new FakeNative(options.native);
   const isolated = dom.createWorld('hybridshell', { webkit: native.webkit });
   const page = dom.createWorld('page');

@@ -59,6 +59,10 @@ class Target {
 function crossWorld(event) {
   const copy = new CustomEvent(event.type);
   copy.detail = typeof event.detail === 'string' ? event.detail : null;
+  // An error event's strings and numbers cross; its error object does not.
+  for (const key of ['message', 'filename', 'lineno', 'colno', 'isTrusted']) {
+    if (event[key] !== undefined) copy[key] = event[key];
+  }
   return copy;
 }
 
@@ -109,6 +113,8 @@ class Dom {
     this.onNavigate = null;
     this.onPrompt = null;
     this.worlds = [];
+    // 'loading' while the parser runs (options.parsing); finishParsing() fires DOMContentLoaded.
+    this.readyState = options.parsing ? 'loading' : 'complete';
     this.document = this.createDocument();
   }
 
@@ -118,7 +124,14 @@ class Dom {
     return {
       documentElement,
       createElement: (tagName) => new Element(dom, tagName),
+      get readyState() { return dom.readyState; },
     };
+  }
+
+  // The parser reached the end of the document.
+  finishParsing() {
+    this.readyState = 'interactive';
+    this.documentTarget.dispatch(null, new Event('DOMContentLoaded'));
   }
 
   reportError(error) {

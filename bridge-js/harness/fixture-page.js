@@ -25,10 +25,14 @@ function pageScripts(name) {
 // timer at a time; `afterLoad(env)` runs once the page's scripts have run (native's load events).
 async function runFixture(name, { order = 'relay-first', afterLoad, maxTurns = 200 } = {}) {
   const scripts = pageScripts(name);
+  // At document start the page's scripts run while the document is being parsed; a late
+  // injection (dynamic) comes after parsing.
   const env = boot({
     order,
+    parsing: order !== 'dynamic',
     content: (world) => { for (const script of scripts) world.run(script.code, script.file); },
   });
+  if (env.dom.readyState === 'loading') env.dom.finishParsing();
   if (afterLoad) await afterLoad(env);
   for (let turn = 0; turn < maxTurns && env.native.reports.length === 0; turn++) {
     await env.clock.tick(env.clock.pending > 0 ? 1 : 0);

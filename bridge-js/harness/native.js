@@ -21,7 +21,7 @@ class NativeError extends Error {
 class FakeNative {
   constructor(options = {}) {
     this.allowedOrigins = options.allowedOrigins || ['https://app.example'];
-    this.limits = { maxPayload: options.maxPayload || 16777216, maxDepth: options.maxDepth || 64 };
+    this.limits = { maxPayload: options.maxPayload || 16777216, maxDepth: options.maxDepth || 512 };
     this.timeout = options.timeout || 30000;
     this.handlers = new Map(Object.entries(fixtureHandlers(this)));
     this.sessions = new Map();
@@ -350,7 +350,7 @@ function fixtureHandlers(native) {
     },
     'fixture.callPage': (data, context) => context.callPage(data.name, data.data, { args: data.args === true }),
     'fixture.done': (data) => { native.reports.push(data); return true; },
-    'wvjb.send': (data) => data,
+    '*': (data) => data,
     '_dsb.hasNativeMethod': (data) => native.handlers.has(data && data.name),
     '_dsb.closePage': () => { native.closeRequests++; return null; },
     '_dsb.disableJavascriptDialogBlock': () => null,

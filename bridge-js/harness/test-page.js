@@ -17,6 +17,7 @@ const { ErrorEvent, FakeStorage, fakeDocument, fakeLocation } = require('./page-
 
 const ROOT = scripts.ROOT;
 const CONSOLE = scripts.consoleSource();
+const CONSOLE_RELAY = scripts.consoleRelaySource();
 const RELAY = scripts.relaySource();
 const PAGE = scripts.pageSource();
 const ADAPTER = scripts.testAdapterSource();
@@ -42,14 +43,20 @@ function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///
 
   const location = fakeLocation(url);
   const isolated = dom.createWorld('hybridshell', { webkit: native.webkit, location });
+  const pageDocument = fakeDocument(state, { body, title });
   const page = dom.createWorld('page', {
     location,
-    document: fakeDocument(state, { body, title }),
+    document: pageDocument,
     localStorage: new FakeStorage(localStorage),
     sessionStorage: new FakeStorage(),
     ErrorEvent,
     setInterval: (fn, ms, ...args) => dom.clock.setTimeout(function repeat() { dom.clock.setTimeout(repeat, ms); fn(...args); }, ms),
     clearInterval: () => {},
+  });
+  // Console capture's relay: its own world, sharing the page's document, with the native handler.
+  const consoleWorld = dom.createWorld('hybridshell-console', {
+    location,
+    document: pageDocument,
     webkit: { messageHandlers: { hybridshellConsole: { postMessage: (text) => { const message = JSON.parse(text); transcript.push({ kind: 'console', level: message.level, source: message.source, text: message.text }); } } } },
   });
   native.attach({ dom, isolated, page });
@@ -63,7 +70,9 @@ function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///
     try {
       const message = error && error.message !== undefined ? `${error.name || 'Error'}: ${error.message}` : String(error);
       const filename = thrownIn(error, error && error.hybridFilename ? error.hybridFilename : '');
-      dom.window.dispatch(page, new ErrorEvent('error', { message, error, filename }));
+      const event = new ErrorEvent('error', { message, error, filename });
+      event.isTrusted = true;  // the engine's own
+      dom.window.dispatch(page, event);
       // An error thrown by onerror itself is reported, never thrown at whoever raised the first.
       if (typeof page.global.onerror === 'function') {
         try {
@@ -91,6 +100,7 @@ function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///
     }
   };
 
+  consoleWorld.run(CONSOLE_RELAY, 'user-script:console-relay.js');
   page.run(CONSOLE, 'user-script:console.js');
   isolated.run(RELAY, 'user-script:relay.js');
   if (pageScript) page.run(PAGE, 'user-script:page.js');

@@ -1,15 +1,18 @@
-// Console capture: runs in the page world of every frame at document start, before the page's
-// own scripts. It forwards console.* calls, uncaught errors and unhandled rejections to the
-// native handler `hybridshellConsole`, with the caller's url:line:column taken from the stack,
-// and then calls the original console method, so nothing changes for the page.
+// Console capture, page world of every frame, at document start before the page's own scripts.
+// It forwards console.* calls, with the caller's url:line:column taken
+// from the stack, to console-relay.js in the isolated world "hybridshell-console" of the same
+// frame (a DOM event on document), then calls the original console method, so nothing changes
+// for the page. The relay adds the frame's own URL, which page script cannot forge, and is the
+// only one that reports uncaught exceptions and unhandled rejections.
 (function () {
   'use strict';
-  var handlers = window.webkit && window.webkit.messageHandlers;
-  var channel = handlers && handlers.hybridshellConsole;
-  if (!channel || window.__hybridshellConsoleInstalled) return;
+  if (window.__hybridshellConsoleInstalled) return;
   Object.defineProperty(window, '__hybridshellConsoleInstalled', { value: true });
 
-  var post = channel.postMessage.bind(channel);
+  var EVENT = 'hybridshell:console';
+  var target = document;
+  var dispatch = target.dispatchEvent.bind(target);
+  var Custom = window.CustomEvent;
   var stringify = JSON.stringify;
   var NativeError = Error;
   var locationPattern = /^(.*):(\d+):(\d+)$/;
@@ -38,9 +41,10 @@
 
   function send(level, source, message, where) {
     try {
-      post(stringify({ level: level, source: source, text: message, url: where.url, line: where.line, column: where.column }));
+      var record = stringify({ level: level, source: source, text: message, url: where.url, line: where.line, column: where.column });
+      dispatch(new Custom(EVENT, { detail: record }));
     } catch (e) {
-      // A page that broke JSON or postMessage loses capture, not its console.
+      // A page that broke JSON or events loses capture, not its console.
     }
   }
 
@@ -52,15 +56,4 @@
     };
   });
 
-  window.addEventListener('error', function (event) {
-    if (!event || !(event instanceof ErrorEvent)) return;  // resource load errors carry no message
-    send('error', 'exception', String(event.message), {
-      url: String(event.filename || window.location.href), line: event.lineno | 0, column: event.colno | 0
-    });
-  });
-
-  // WebKit reports unhandled rejections without a source location.
-  window.addEventListener('unhandledrejection', function (event) {
-    send('error', 'rejection', 'Unhandled Promise Rejection: ' + text([event.reason]), { url: '', line: 0, column: 0 });
-  });
 })();

@@ -144,8 +144,11 @@ test('data JSON cannot encode is refused without sending', async () => {
   const env = boot();
   await env.hybrid.ready;
   const cyclic = env.page.run('const o = { name: "loop" }; o.self = o; o');
-  const tooDeep = env.page.run('let d = 0; for (let i = 0; i < 65; i++) d = [d]; d');
-  const deepEnough = env.page.run('let e = 0; for (let i = 0; i < 64; i++) e = [e]; e');
+  const tooDeep = env.page.run('let d = 0; for (let i = 0; i < 513; i++) d = [d]; d');
+  const deepEnough = env.page.run('let e = 0; for (let i = 0; i < 512; i++) e = [e]; e');
+  const veryDeep = env.page.run('let f = 0; for (let i = 0; i < 100000; i++) f = [f]; f');
+  await assert.rejects(env.hybrid.call('echo', tooDeep), { code: 'INVALID_MESSAGE', message: 'data nests deeper than 512 levels' });
+  await assert.rejects(env.hybrid.call('echo', veryDeep), { code: 'INVALID_MESSAGE', message: 'data nests deeper than 512 levels' });
   const proto = env.page.run('JSON.parse(\'{"__proto__": {"admin": true}}\')');
   for (const value of [cyclic, 10n, { count: 10n }, tooDeep, proto]) {
     await assert.rejects(env.hybrid.call('echo', value), { code: 'INVALID_MESSAGE' });
@@ -213,4 +216,40 @@ test('a reply for an unknown call is logged and ignored', async () => {
   env.native.deliver('[{"t":"reply","id":77,"ok":true,"d":1},{"t":"reply","id":"x","ok":true}]');
   assert.ok(env.logs('warn').some((line) => line.includes('unknown call 77')));
   assert.deepStrictEqual(env.dom.errors, []);
+});
+
+// Issue 11, item 11: a flood fired in one tick leaves as posts of at most 1000 frames, in order.
+test('calls fired in one tick leave in posts of at most 1000 frames, in order', async () => {
+  const env = boot();
+  await env.hybrid.ready;
+  const before = env.native.posts.length;
+  const calls = [];
+  for (let i = 0; i < 2500; i++) calls.push(env.hybrid.call('echo', i));
+  const values = await Promise.all(calls);
+  assert.ok(values.every((value, i) => value === i));
+  const posts = env.native.posts.slice(before).map((text) => JSON.parse(text).m);
+  assert.deepStrictEqual(posts.map((frames) => frames.length), [1000, 1000, 500]);
+  assert.deepStrictEqual(posts.flat().map((frame) => frame.d), values);
+});
+
+test('after 64 posts in one task, the rest of the task leaves together in the next', async () => {
+  const env = boot();
+  await env.hybrid.ready;
+  const before = env.native.posts.length;
+  const calls = [];
+  await env.page.run(`(async () => {
+    window.burst = [];
+    for (let i = 0; i < 200; i++) { window.burst.push(hybrid.call('echo', i)); await null; }
+  })()`);
+  const afterTask = env.native.posts.length - before;
+  assert.strictEqual(afterTask, 64, 'one post per call until the burst limit');
+  await env.clock.tick(0);
+  const values = await Promise.all(env.window.burst);
+  assert.ok(values.every((value, i) => value === i));
+  assert.strictEqual(env.native.posts.length - before, 65, 'the other 136 calls left as one post');
+  // A new task starts counting again: a lone call leaves at once.
+  const lone = env.hybrid.call('echo', 'lone');
+  await env.settle();
+  assert.strictEqual(env.native.posts.length - before, 66);
+  assert.strictEqual(await lone, 'lone');
 });

@@ -78,6 +78,7 @@ test('native calls page methods through _handleMessageFromNative and _dsb.return
     callback('liftoff');
   });
   ds.registerAsyn('math', { twice: (n, callback) => callback(n * 2) });
+  await env.clock.tick(0);  // dsbridge.js sends _dsb.dsinit
   assert.strictEqual(await env.native.callPage('add', [2, 3], { args: true }), 5);
   assert.strictEqual(await env.native.callPage('text.upper', 'ds'), 'DS');
   const progress = [];
@@ -93,22 +94,23 @@ test('native calls page methods through _handleMessageFromNative and _dsb.return
 test('a page method that throws answers HANDLER_ERROR', async () => {
   const { env, ds } = await ready();
   ds.register('broken', () => { throw new Error('page bug'); });
+  await env.clock.tick(0);
   await assert.rejects(env.native.callPage('broken', 1), { code: 'HANDLER_ERROR', message: 'page bug' });
 });
 
-test('dsinit is answered in JavaScript; closePage and disableJavascriptDialogBlock become native calls', async () => {
-  const { env, ds } = await ready();
+test('dsinit is answered in JavaScript; closePage and disableJavascriptDialogBlock are synchronous native calls', async () => {
+  const { env, ds, secret } = await ready();
   ds.register('anything', () => 1);
   await env.clock.tick(0);
   ds.disableJavascriptDialogBlock();
   env.window.close();
+  assert.strictEqual(env.native.closeRequests, 1, 'native acted before window.close() returned');
   await env.settle();
-  assert.deepStrictEqual(nativePrompts(env), []);
-  assert.deepStrictEqual(callFrames(env).map((f) => [f.h, plain(f.d), f.dl]), [
-    ['_dsb.disableJavascriptDialogBlock', { disable: true }, 'dsbridge'],
-    ['_dsb.closePage', null, 'dsbridge'],
+  assert.deepStrictEqual(nativePrompts(env), [
+    [`_hybridshell_ds=${secret}:_dsb.disableJavascriptDialogBlock`, '{"data":{"disable":true}}'],
+    [`_hybridshell_ds=${secret}:_dsb.closePage`, '{"data":null}'],
   ]);
-  assert.strictEqual(env.native.closeRequests, 1);
+  assert.deepStrictEqual(callFrames(env), []);
 });
 
 test('failed calls log and return dsbridge error shapes', async () => {
@@ -150,4 +152,26 @@ test('without a relay, synchronous calls are answered DENIED in JavaScript', asy
   assert.strictEqual(env.window.dsBridge.call('echo', 1), null);
   assert.deepStrictEqual(nativePrompts(env), []);
   assert.deepStrictEqual(env.logs('error'), ['dsbridge: DENIED: the bridge is not available in this document']);
+});
+
+// Issue 11, item 10: the original queues native calls until dsbridge.js's _dsb.dsinit.
+test('native calls made before _dsb.dsinit wait for it, then find the page methods', async () => {
+  const { env, ds } = await ready();
+  let settled = null;
+  const early = env.native.callPage('add', [2, 3], { args: true });
+  early.then((value) => { settled = value; }, (error) => { settled = error.code; });
+  await env.settle();
+  assert.strictEqual(settled, null, 'waits while dsbridge.js has not initialised');
+  ds.register('add', (left, right) => left + right);
+  await env.settle();
+  assert.strictEqual(settled, null, 'dsinit comes in a later task');
+  await env.clock.tick(0);
+  assert.strictEqual(await early, 5);
+  await assert.rejects(env.native.callPage('missing', 1), { code: 'NOT_FOUND' }, 'after dsinit unknown names fail at once');
+});
+
+test('a page without dsbridge.js answers NOT_FOUND at once', async () => {
+  const env = boot();
+  await env.hybrid.ready;
+  await assert.rejects(env.native.callPage('add', 1), { code: 'NOT_FOUND' });
 });

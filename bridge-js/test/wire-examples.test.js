@@ -27,7 +27,8 @@ function assertMatches(actual, expected, where) {
 }
 
 async function nativeAfterHello() {
-  const native = new FakeNative();
+  // The examples are written for their own limits, not the defaults.
+  const native = new FakeNative({ maxDepth: examples.limits.maxDepth, maxPayload: examples.limits.maxPayload });
   const answer = await native.answerPost(valid('hello').text);
   assertMatches(JSON.parse(answer), valid('hello').answer, 'hello');
   return native;

@@ -109,7 +109,8 @@ test('disableJavscriptAlertBoxSafetyTimeout dispatches handlers at once', async 
   bridge.disableJavscriptAlertBoxSafetyTimeout();
   bridge.registerHandler('page.now', (data, responseCallback) => responseCallback(data + 1));
   assert.strictEqual(await env.native.callPage('page.now', 1), 2, 'answered without advancing time');
-  assert.strictEqual(env.clock.pending, 0);
+  // The only timer left is the outbox's end-of-task marker (it counts posts per task).
+  assert.strictEqual(env.clock.pending, 1);
 });
 
 test('removeHandler, throwing handlers and unknown names answer errors', async () => {
@@ -122,7 +123,7 @@ test('removeHandler, throwing handlers and unknown names answer errors', async (
   await assert.rejects(env.native.callPage('page.throws'), { code: 'HANDLER_ERROR', message: 'handler bug' });
 });
 
-test('v4 init sets the handler for names the page never registered; send calls wvjb.send', async () => {
+test('v4 init sets the handler for names the page never registered; send calls the default handler "*"', async () => {
   const { env, bridge } = await ready();
   bridge.disableJavscriptAlertBoxSafetyTimeout();
   bridge.registerHandler('page.known', (data, responseCallback) => responseCallback('known'));
@@ -131,7 +132,7 @@ test('v4 init sets the handler for names the page never registered; send calls w
   assert.strictEqual(await env.native.callPage('page.known'), 'known');
   const sent = await new Promise((resolve) => bridge.send({ hello: 1 }, resolve));
   assert.deepStrictEqual(plain(sent), { hello: 1 });
-  assert.deepStrictEqual(lastFrames(env).map((f) => [f.h, f.dl]), [['wvjb.send', 'wvjb']]);
+  assert.deepStrictEqual(lastFrames(env).map((f) => [f.h, f.dl]), [['*', 'wvjb']]);
 });
 
 test('_handleMessageFromObjC and _fetchQueue speak the original message format', async () => {
@@ -159,4 +160,48 @@ test('a page that brings its own WebViewJavascriptBridge keeps it', async () => 
   assert.strictEqual(env.window.WebViewJavascriptBridge.mine, true);
   const frame = JSON.parse(env.native.posts[0]).m[0];
   assert.deepStrictEqual(frame.dialects, ['hybrid', 'dsbridge', 'wx']);
+});
+
+// Issue 11, item 9: the original's global never exists while the page's own scripts run.
+test('at document start a v6 setup that precedes its elements is called back only after parsing, in a later task', async () => {
+  const env = boot({
+    parsing: true,
+    content: (world) => world.run(SETUP_V6.replace('__SCHEME__', 'https') + `
+      window.sawGlobalWhileParsing = Boolean(window.WebViewJavascriptBridge);
+    `),
+  });
+  assert.strictEqual(env.window.sawGlobalWhileParsing, false, 'no global while the page parses');
+  assert.deepStrictEqual(env.dom.navigations, ['https://__BRIDGE_LOADED__'], 'the page made its bootstrap request');
+  await env.clock.tick(0);
+  assert.deepStrictEqual([...env.window.setups], [], 'nothing is called back before the document is parsed');
+  env.dom.finishParsing();
+  assert.strictEqual(typeof env.window.WebViewJavascriptBridge, 'object', 'the global exists once parsed');
+  assert.deepStrictEqual([...env.window.setups], [], 'WVJBCallbacks wait for a later task');
+  await env.clock.tick(0);
+  assert.deepStrictEqual([...env.window.setups], [true, 'second']);
+  assert.strictEqual(env.window.WVJBCallbacks, undefined);
+});
+
+test('at document start a v4 page listening from <head> gets WebViewJavascriptBridgeReady once, with event.bridge', async () => {
+  const env = boot({ parsing: true, content: (world) => world.run(CONNECT_V4) });
+  assert.deepStrictEqual([...env.window.connected], [], 'not during parsing');
+  env.dom.finishParsing();
+  assert.deepStrictEqual([...env.window.connected], [true]);
+  env.dom.documentTarget.dispatch(null, new env.window.Event('DOMContentLoaded'));
+  await env.clock.tick(0);
+  assert.deepStrictEqual([...env.window.connected], [true], 'exactly once per document');
+});
+
+test('a page that defines its own WebViewJavascriptBridge while parsing keeps it', async () => {
+  const env = boot({ parsing: true, content: (world) => world.run('window.WebViewJavascriptBridge = { mine: true };') });
+  env.dom.finishParsing();
+  await env.hybrid.ready;
+  assert.strictEqual(env.window.WebViewJavascriptBridge.mine, true);
+});
+
+test('send without a native default handler fails with NOT_FOUND', async () => {
+  const { env, bridge } = await ready();
+  env.native.handlers.delete('*');
+  const response = await new Promise((resolve) => bridge.send('x', resolve));
+  assert.strictEqual(plain(response).error.code, 'NOT_FOUND');
 });

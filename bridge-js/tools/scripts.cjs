@@ -2,7 +2,8 @@
 // embedded into Swift. Used by embed.mjs and by the tests, so both see the same bytes.
 //
 // Rules (a Swift test rebuilds them the same way):
-// - relay = the bytes of src/relay.js; console = the bytes of src/console.js.
+// - relay = the bytes of src/relay.js; console = the bytes of src/console.js; consoleRelay = the
+//   bytes of src/console-relay.js.
 // - page = the bytes of src/page/<name> for each name of pageSources, in that order, with
 //   nothing between them. Every source must end with "\n".
 // - testAdapter = the bytes of src/testing/<name> for each name of testingSources, in that order,
@@ -72,6 +73,10 @@ function consoleSource() {
   return readSource(path.join(SRC, 'console.js'));
 }
 
+function consoleRelaySource() {
+  return readSource(path.join(SRC, 'console-relay.js'));
+}
+
 function pageSource() {
   return pageSources.map(function (name) { return readSource(path.join(SRC, 'page', name)); }).join('');
 }
@@ -112,6 +117,8 @@ function renderBridgeScripts() {
     '    static let pageSources = [' + names + ']',
     '    /// bridge-js/src/console.js: console capture, page world of every frame.',
     '    static let console = ' + swiftRawString(consoleSource()),
+    '    /// bridge-js/src/console-relay.js: the console relay, isolated world `hybridshell-console` of every frame.',
+    '    static let consoleRelay = ' + swiftRawString(consoleRelaySource()),
     '    /// bridge-js/src/testing/*.js concatenated in `testingSources` order: the test adapter, the',
     '    /// source of a function expression. It starts with exactly `function (options) {` and ends',
     '    /// with `}` and a newline; install `"(" + testAdapter + ")(" + optionsJSON + ");"` in the page',
@@ -124,6 +131,6 @@ function renderBridgeScripts() {
 }
 
 module.exports = {
-  ROOT, OUTPUT, pageSources, testingSources, relaySource, consoleSource, pageSource, testAdapterSource, swiftRawString,
+  ROOT, OUTPUT, pageSources, testingSources, relaySource, consoleSource, consoleRelaySource, pageSource, testAdapterSource, swiftRawString,
   renderBridgeScripts,
 };

@@ -7,32 +7,34 @@ extension Bridge {
     func dsbridgePrompt(_ dialog: ScriptDialog, _ responder: DialogResponder) -> Bool {
         guard dialog.kind == .prompt else { return false }
         if dialog.message.hasPrefix("_dsbridge=") {
-            responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.denied, "dsbridge calls are accepted only from the top document HybridShell opened"))))
+            let method = String(dialog.message.dropFirst("_dsbridge=".count))
+            refuseDSBridge(method, dialog, responder, BridgeError(.denied, "dsbridge calls are accepted only from the top document HybridShell opened"))
             return true
         }
         guard dialog.message.hasPrefix(Bridge.dsbridgePromptPrefix) else { return false }
         let gated = dialog.message.dropFirst(Bridge.dsbridgePromptPrefix.count)
         guard let colon = gated.firstIndex(of: ":") else {
-            responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.invalidMessage, "malformed dsbridge call"))))
+            refuseDSBridge(nil, dialog, responder, BridgeError(.invalidMessage, "malformed dsbridge call"))
             return true
         }
         let secret = String(gated[..<colon])
         let method = String(gated[gated.index(after: colon)...])
         guard let session, !session.isEnded, session.allowed, constantTimeEqual(secret, session.secret) else {
-            responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.denied, "this document may not use the bridge"))))
+            refuseDSBridge(method, dialog, responder, BridgeError(.denied, "this document may not use the bridge"))
             return true
         }
         let arrived = ContinuousClock.now
         let data: RawJSON
-        do {
-            data = try RawMembers.object(dialog.defaultText ?? "{}", maxDepth: configuration.maxDepth + 1)["data"] ?? .null
-        } catch {
+        switch legacyMembers(dialog.defaultText ?? "{}") {
+        case .success(let members): data = members["data"] ?? .null
+        case .failure(let error):
+            recordDSBridge(session, method, RawJSON(unchecked: dialog.defaultText ?? ""), arrived, .failure(error))
             responder.answer(.prompt(DSBridgeAnswer.failure(error)))
             return true
         }
-        if method == "_dsb.hasNativeMethod" {
-            let name = data.value["name"]?.stringValue ?? ""
-            responder.answer(.prompt(DSBridgeAnswer.success(RawJSON(unchecked: handlers.hasHandler(name) ? "true" : "false"))))
+        if let builtin = dsbridgeBuiltin(method, data, dialect: .dsbridge, session: session) {
+            recordDSBridge(session, method, data, arrived, builtin)
+            responder.answer(.prompt(DSBridgeAnswer.text(builtin)))
             return true
         }
         guard let handler = handlers.handler(named: method) else {
@@ -66,6 +68,15 @@ extension Bridge {
             }
         }
         return true
+    }
+
+    /// A dsbridge call refused before dispatch: answered, and recorded (`outcome: denied` for a
+    /// caller that may not use the bridge).
+    private func refuseDSBridge(_ method: String?, _ dialog: ScriptDialog, _ responder: DialogResponder, _ error: BridgeError) {
+        transcript?.record(direction: "in", session: session?.id, kind: "dsbridge-sync", handler: method, id: nil,
+                           size: dialog.defaultText?.utf8.count ?? 0, latency: nil,
+                           outcome: error.code == .denied ? "denied" : error.code.rawValue)
+        responder.answer(.prompt(DSBridgeAnswer.failure(error)))
     }
 
     private func recordDSBridge(_ session: BridgeSession, _ method: String, _ data: RawJSON,

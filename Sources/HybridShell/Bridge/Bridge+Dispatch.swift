@@ -2,24 +2,70 @@ extension Bridge {
     /// Handles a session's frames in order. The post's reply carries whatever finished at once;
     /// a post with exactly one call waits for that call (one message each way for `await call`).
     /// Frames without a reply channel (a delivery's answer) get their answers pushed.
+    ///
+    /// Dispatch works in slices of at most ``BridgeConfiguration/dispatchSlice`` per main-loop
+    /// turn: what does not fit waits in the session's backlog, in order, for later turns (the
+    /// reply then carries the first slice's answers and later ones are pushed), so a flood
+    /// cannot stall everything else. Calls beyond ``BridgeConfiguration/maxInFlight`` fail at once
+    /// with `RATE_LIMITED`.
     func dispatch(_ frames: [InboundFrame], in session: BridgeSession, reply: ScriptMessageReply?,
                   arrived: ContinuousClock.Instant, size: Int) {
-        let callCount = frames.reduce(0) { count, frame in
-            if case .call = frame { return count + 1 }
-            return count
+        let work = prepare(frames, in: session, reply: reply, arrived: arrived)
+        guard session.backlog.isEmpty, !overTurnBudget() else {
+            session.backlog.append(.frames(work))
+            scheduleDrain(session)
+            return
         }
+        let sliceStarted = frames.count > 64 ? turnStart() : turnStarted ?? arrived
+        if let rest = dispatchSlice(work, in: session, sliceStarted: sliceStarted) {
+            session.backlog.insert(.frames(rest), at: 0)
+            scheduleDrain(session)
+        }
+    }
+
+    /// Counts a post's calls against the in-flight cap; those beyond it are marked to be refused.
+    func prepare(_ frames: [InboundFrame], in session: BridgeSession, reply: ScriptMessageReply?,
+                 arrived: ContinuousClock.Instant) -> SliceWork {
+        var callCount = 0
+        var limited = Set<Int>()
+        let available = max(0, configuration.maxInFlight - session.queuedCalls - session.running.count)
+        for frame in frames {
+            guard case .call(let id, _, _, _, _) = frame else { continue }
+            if callCount - limited.count >= available { limited.insert(id) }
+            callCount += 1
+        }
+        session.queuedCalls += callCount - limited.count
+        return SliceWork(frames: frames[...], reply: reply, arrived: arrived, callCount: callCount, limited: limited)
+    }
+
+    /// Dispatches frames until the slice's time is up; returns what is left (nil when done). The
+    /// post's reply is answered with the first slice's answers; a remainder has no reply.
+    func dispatchSlice(_ work: SliceWork, in session: BridgeSession, sliceStarted: ContinuousClock.Instant) -> SliceWork? {
+        let frames = work.frames
         var immediate: [String] = []
         var replyIsHeld = false
-        for frame in frames {
+        var index = frames.startIndex
+        while index < frames.endIndex {
+            // The clock is read every 64 frames: often enough for the budget, cheap per frame.
+            if (index - frames.startIndex) % 64 == 0, ContinuousClock.now - sliceStarted > configuration.dispatchSlice { break }
+            let frame = frames[index]
+            index += 1
             switch frame {
             case .call(let id, let name, let data, _, let dialect):
-                let holder = callCount == 1 ? reply : nil
+                if work.limited.contains(id) {
+                    let error = BridgeError(.rateLimited, "more than \(configuration.maxInFlight) calls in flight; this one was refused")
+                    record(session, name, id, data, work.arrived, .failure(error))
+                    immediate.append(OutboundFrame.reply(id: id, .failure(error)))
+                    continue
+                }
+                session.queuedCalls -= 1
+                let holder = work.callCount == 1 ? work.reply : nil
                 if let result = startCall(id: id, name: name, data: data, dialect: dialect, session: session,
-                                          arrived: arrived, heldReply: holder) {
-                    if frames.count == 1, let reply {
+                                          arrived: work.arrived, heldReply: holder) {
+                    if frames.count == 1, let reply = work.reply {
                         // The common `await hybrid.call(…)`: one copy of the payload, not two.
                         reply.succeed(OutboundFrame.singleReply(id: id, result))
-                        return
+                        return nil
                     }
                     immediate.append(OutboundFrame.reply(id: id, result))
                 } else if holder != nil {
@@ -40,17 +86,26 @@ extension Bridge {
                                    latency: nil, outcome: "hello is only valid as a session's first post")
             }
         }
-        if let reply, !replyIsHeld {
+        // Nothing done yet: the whole post (reply included) waits for a later turn.
+        if index == frames.startIndex, !frames.isEmpty { return work }
+        if let reply = work.reply, !replyIsHeld {
             reply.succeed(OutboundFrame.array(immediate))
         } else {
             for frame in immediate { push(frame, to: session) }
         }
+        let rest = frames[index...]
+        guard !rest.isEmpty else { return nil }
+        return SliceWork(frames: rest, reply: nil, arrived: work.arrived, callCount: work.callCount, limited: work.limited)
     }
 
     /// Runs one page → native call. Returns the result when it finished at once; nil when an
     /// asynchronous handler will answer later (through `heldReply` if given, else a push).
     private func startCall(id: Int, name: String, data: RawJSON, dialect: BridgeDialect, session: BridgeSession,
                            arrived: ContinuousClock.Instant, heldReply: ScriptMessageReply?) -> Result<RawJSON, BridgeError>? {
+        if let builtin = dsbridgeBuiltin(name, data, dialect: dialect, session: session) {
+            record(session, name, id, data, arrived, builtin)
+            return builtin
+        }
         guard let handler = handlers.handler(named: name) else {
             let error = BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))")
             record(session, name, id, data, arrived, .failure(error))

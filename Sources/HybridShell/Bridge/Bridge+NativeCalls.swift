@@ -128,3 +128,19 @@ extension Bridge {
         _ = try? await handled.value()
     }
 }
+
+extension Bridge {
+    /// Pushes an event to the current document only: if it has no usable session (it is gone, its
+    /// session ended, or it is not allowed) the event is dropped, never kept for the next document.
+    /// Lifecycle events use it: an `unload` decided for one document must not reach the next.
+    func emitToCurrentDocument(_ event: String, data: RawJSON = .null) {
+        guard let session, !session.isEnded, session.allowed else {
+            transcript?.record(direction: "out", session: session?.id, kind: "event", handler: event, id: nil,
+                               size: data.text.utf8.count, latency: nil, outcome: "dropped: its document is gone")
+            return
+        }
+        transcript?.record(direction: "out", session: session.id, kind: "event", handler: event, id: nil,
+                           size: data.text.utf8.count, latency: nil, outcome: "sent")
+        push(OutboundFrame.event(event, data), to: session)
+    }
+}

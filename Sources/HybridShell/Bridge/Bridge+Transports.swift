@@ -3,6 +3,7 @@ extension Bridge {
     /// WebViewJavascriptBridge's URL ping.
     func installDialectTransports(on view: any BridgeEngine) {
         view.addDialogInterceptor { [weak self] dialog, responder in self?.dsbridgePrompt(dialog, responder) ?? false }
+        view.addDialogInterceptor { [weak self] dialog, responder in self?.nonBlockingDialog(dialog, responder) ?? false }
         view.addNavigationDecider { [weak self] action in self?.wvjbNavigation(action) }
     }
 }

@@ -12,7 +12,7 @@ extension Bridge {
                 fetchWVJBQueue()
             } else if let session, !session.isEnded {
                 transcript?.record(direction: "in", session: session.id, kind: "wvjb-ping", handler: nil, id: nil, size: 0,
-                                   latency: nil, outcome: "DENIED")
+                                   latency: nil, outcome: "denied")
             } else {
                 wvjbFetchPending = true
             }
@@ -29,38 +29,53 @@ extension Bridge {
                 "(window.WebViewJavascriptBridge && typeof WebViewJavascriptBridge._fetchQueue === 'function') ? WebViewJavascriptBridge._fetchQueue() : '[]'",
                 in: .page, sourceURL: nil)
             guard let self, self.session === session, !session.isEnded, let text = queue?.stringValue else { return }
-            let messages: [RawJSON]
-            do {
-                messages = try RawMembers.array(text, maxDepth: self.configuration.maxDepth + 2)
-            } catch {
-                self.transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: nil, id: nil,
-                                        size: text.utf8.count, latency: nil, outcome: "\(error)")
-                return
-            }
-            for message in messages { self.handleWVJBMessage(message, session: session) }
+            self.handleWVJBQueue(text, session: session)
         }
     }
 
-    private func handleWVJBMessage(_ message: RawJSON, session: BridgeSession) {
-        let arrived = ContinuousClock.now
-        guard let members = try? RawMembers.object(message.text, maxDepth: configuration.maxDepth + 1),
-              let name = members["handlerName"]?.value.stringValue else {
+    /// Handles each message of a fetched queue on its own: a malformed, too large or too deep
+    /// message gets its own error (through its callback when it has one) and a transcript entry,
+    /// and never takes its valid neighbours down.
+    func handleWVJBQueue(_ text: String, session: BridgeSession) {
+        let messages: [Substring]
+        do {
+            messages = try ShallowJSON.elements(ofArray: text)
+        } catch {
             transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: nil, id: nil,
-                               size: message.text.utf8.count, latency: nil, outcome: "INVALID_MESSAGE")
+                               size: text.utf8.count, latency: nil, outcome: "INVALID_MESSAGE: the queue is not a JSON array: \(error)")
             return
         }
+        for message in messages { handleWVJBMessage(message, session: session) }
+    }
+
+    private func handleWVJBMessage(_ message: Substring, session: BridgeSession) {
+        let arrived = ContinuousClock.now
+        // Found without validating the message, so that even a malformed one can be answered.
+        let shallow = (try? ShallowJSON.members(ofObject: String(message))) ?? []
+        func scalar(_ key: String) -> String? {
+            let values = shallow.filter { $0.key == key[...] }
+            guard values.count == 1 else { return nil }
+            return try? JSONParser(limits: .init(maxDepth: 0)).parse(String(values[0].value)).stringValue
+        }
+        let callbackID = scalar("callbackId")
+        let name = scalar("handlerName")
         // Replies to native calls made through this transport are not supported: native calls go
         // through page.js's frames, which every page has.
-        guard members["responseId"] == nil else { return }
-        let data = members["data"] ?? .null
-        let callbackID = members["callbackId"]?.value.stringValue
+        if callbackID == nil, scalar("responseId") != nil { return }
+        var data = RawJSON.null
         let respond: (Result<RawJSON, BridgeError>) -> Void = { [weak self] result in
-            guard let self, let callbackID, let engine = self.engine, !session.isEnded, self.session === session else { return }
+            guard let self, !session.isEnded, self.session === session else { return }
+            let checked = self.checkedResult(result)
+            let outcome: String
+            switch checked {
+            case .success: outcome = "ok"
+            case .failure(let error): outcome = error.code.rawValue
+            }
             self.transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: name, id: nil,
-                                    size: data.text.utf8.count, latency: ContinuousClock.now - arrived,
-                                    outcome: (try? result.get()).map { _ in "ok" } ?? "error")
+                                    size: data.text.utf8.count, latency: ContinuousClock.now - arrived, outcome: outcome)
+            guard let callbackID, let engine = self.engine else { return }
             let responseData: String
-            switch self.checkedResult(result) {
+            switch checked {
             case .success(let value): responseData = value.text
             case .failure(let error): responseData = #"{"error":"# + error.jsonText + "}"
             }
@@ -70,18 +85,31 @@ extension Bridge {
                                                           arguments: ["message": .string(response)], in: .page)
             }
         }
+        let members: [String: RawJSON]
+        switch legacyMembers(message) {
+        case .success(let value): members = value
+        case .failure(let error):
+            respond(.failure(error))
+            return
+        }
+        data = members["data"] ?? .null
+        guard let name, members["handlerName"]?.value.stringValue == name else {
+            respond(.failure(BridgeError(.invalidMessage, "a WebViewJavascriptBridge message needs a handlerName string")))
+            return
+        }
         guard let handler = handlers.handler(named: name) else {
             respond(.failure(BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))")))
             return
         }
         let call = BridgeCall(handler: name, dialect: .wvjb, origin: session.origin, url: session.url, sessionID: session.id)
+        let input = data
         switch handler {
         case .sync(let body):
-            respond(Result { try body(data, call) }.mapError(BridgeError.from))
+            respond(Result { try body(input, call) }.mapError(BridgeError.from))
         case .async(let body, _):
             session.running[-session.running.count - 1] = Task { @EngineActor in
                 let result: Result<RawJSON, BridgeError>
-                do { result = .success(try await body(data, call)) } catch { result = .failure(BridgeError.from(error)) }
+                do { result = .success(try await body(input, call)) } catch { result = .failure(BridgeError.from(error)) }
                 respond(result)
             }
         }

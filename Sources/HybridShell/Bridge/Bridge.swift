@@ -31,6 +31,10 @@ public final class Bridge {
     public var transcript: BridgeTranscript?
     /// A WebViewJavascriptBridge queue ping came before any session; fetch when one is ready.
     var wvjbFetchPending = false
+    /// When the current main-loop turn started dispatching posts (nil between turns).
+    var turnStarted: ContinuousClock.Instant?
+    /// When the last post was handled (a post right after it belongs to the same burst).
+    var lastPostDone: ContinuousClock.Instant?
 
     static let world = "hybridshell"
     static let handlerName = "hybridshell"
@@ -116,28 +120,39 @@ public final class Bridge {
             reply.succeed(OutboundFrame.refusal(BridgeError(.invalidMessage, "a post must be JSON text")))
             return
         }
+        // In a flood, posts wait (unread) for a later main-loop turn; see Bridge+Backlog.swift.
+        if deferIfBusy(message.body, reply, arrived) { return }
+        defer { lastPostDone = ContinuousClock.now }
+        guard let (post, session) = readPost(message.body, reply) else { return }
+        dispatch(post.frames, in: session, reply: reply, arrived: arrived, size: message.body.utf8.count)
+    }
+
+    /// Reads a post and answers it when it is not a session's frames to dispatch (a refusal, a
+    /// hello, an ended or denied session); else returns it with its session.
+    func readPost(_ text: String, _ reply: ScriptMessageReply) -> (InboundPost, BridgeSession)? {
         let post: InboundPost
         do {
-            post = try InboundPost.read(message.body, maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth)
+            post = try InboundPost.read(text, maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth)
         } catch {
             transcript?.record(direction: "in", session: session?.id, kind: "post", handler: nil, id: nil,
-                               size: message.body.utf8.count, latency: nil, outcome: "refused: \(error.error)")
+                               size: text.utf8.count, latency: nil, outcome: "refused: \(error.error)")
             reply.succeed(OutboundFrame.refusal(error.error))
-            return
+            return nil
         }
         if case .hello(let url, let origin, let secret, _)? = post.frames.first, post.frames.count == 1 {
             hello(post.session, url: url, origin: origin, secret: secret, reply: reply)
-            return
+            return nil
         }
         guard let session, session.id == post.session, !session.isEnded else {
             reply.succeed(OutboundFrame.refusal(BridgeError(.bridgeReset, "the document's bridge session has ended")))
-            return
+            return nil
         }
         guard session.allowed else {
+            recordDenied(post.frames, in: session, size: text.utf8.count)
             reply.succeed(OutboundFrame.refusal(BridgeError(.denied, "origin \(session.origin) may not use the bridge")))
-            return
+            return nil
         }
-        dispatch(post.frames, in: session, reply: reply, arrived: arrived, size: message.body.utf8.count)
+        return (post, session)
     }
 
     private func hello(_ id: String, url: String, origin: String, secret: String, reply: ScriptMessageReply) {

@@ -15,8 +15,15 @@ public struct BridgeConfiguration: Sendable {
     public var defaultTimeout: Duration = .seconds(30)
     /// The longest payload (in UTF-16 code units, JavaScript's `length`), 16 MiB by default.
     public var maxPayload = 16 << 20
-    /// The deepest nesting of a payload.
-    public var maxDepth = 64
+    /// The deepest nesting of a payload's data (the envelope does not count), in every dialect:
+    /// 512 levels by default, as iOS's `JSONSerialization` takes. `[]` is one level.
+    public var maxDepth = 512
+    /// The most page → native calls one document may have in flight (waiting for their turn in a
+    /// large post, or running asynchronously); calls beyond it fail at once with `RATE_LIMITED`.
+    public var maxInFlight = 10_000
+    /// The longest a post's frames are dispatched in one go before the rest waits for the next
+    /// main-loop turn, so other events (console, lifecycle, timers) are never held up for long.
+    public var dispatchSlice: Duration = .milliseconds(8)
 
     public init(originPolicy: OriginPolicy) {
         self.originPolicy = originPolicy

@@ -21,6 +21,13 @@ public protocol BridgeEngine: AnyObject {
     func callAsyncJavaScript(_ body: String, arguments: [String: JSONValue], in world: ScriptWorld) async throws -> JSONValue
     /// Runs an async function body with string arguments in `world`; its string result.
     func callFunctionReturningString(_ body: String, strings: [String: String], in world: ScriptWorld) async throws -> String?
+    /// How dialogs no interceptor takes are answered.
+    var dialogPolicy: DialogPolicy { get }
+    /// Tells the page's observers of an event the bridge caused (dsbridge's `closePage` asks for
+    /// `closeRequested`; a dialog it answered itself).
+    func report(_ event: PageEvent)
 }
 
-extension WebView: BridgeEngine {}
+extension WebView: BridgeEngine {
+    public func report(_ event: PageEvent) { emit(event) }
+}

@@ -10,6 +10,8 @@ public struct BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
         case payloadTooLarge = "PAYLOAD_TOO_LARGE"
         case denied = "DENIED"
         case cancelled = "CANCELLED"
+        /// The page has more calls in flight than ``BridgeConfiguration/maxInFlight``.
+        case rateLimited = "RATE_LIMITED"
     }
 
     public var code: Code

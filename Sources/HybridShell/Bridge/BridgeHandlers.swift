@@ -16,6 +16,18 @@ public final class BridgeHandlers {
         self.fallbacks = fallbacks
     }
 
+    /// The name of the *default handler*: what WebViewJavascriptBridge's `send(data, callback)`
+    /// calls (the original's handler given to `bridgeForWebView:handler:`). Register it with any
+    /// `register` overload, ``registerDefault(_:)``, or the `"*"` key of a mocks file.
+    public static let defaultHandlerName = "*"
+
+    /// The default handler (see ``defaultHandlerName``), with `Codable` input and output.
+    public func registerDefault<Input: Decodable, Output: Encodable>(
+        _ body: @escaping @Sendable (Input) async throws -> Output
+    ) {
+        register(BridgeHandlers.defaultHandlerName, body)
+    }
+
     /// A synchronous handler with `Codable` input and output.
     public func register<Input: Decodable, Output: Encodable>(
         _ name: String, _ body: @escaping @Sendable (Input) throws -> Output

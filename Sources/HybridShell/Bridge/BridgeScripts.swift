@@ -181,7 +181,7 @@ Object.defineProperty(window, INSTALLED, { value: true });
 const VERSION = '1.0.0';
 const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
-const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 64 });
+const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 512 });
 const DEFAULT_TIMEOUT = 30000;
 
 // Captured now, before page scripts can replace them.
@@ -219,6 +219,7 @@ const ErrorCode = Object.freeze({
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   DENIED: 'DENIED',
   CANCELLED: 'CANCELLED',
+  RATE_LIMITED: 'RATE_LIMITED',
 });
 
 class HybridError extends Error {
@@ -379,13 +380,23 @@ function createChannel(onFrames) {
 }
 // Frames waiting to go up. Everything queued in one tick leaves as one up-event (one native
 // message); nothing leaves before `ready`, when everything held so far leaves as one batch, in
-// order. A batch is split only where its text would pass limits.maxPayload.
+// order. A batch is split where its text would pass limits.maxPayload, and every
+// MAX_FRAMES_PER_POST frames: native handles each post in one go, so a flood of calls fired in one
+// tick leaves as several posts that other native events (console lines, lifecycle) can come
+// between, instead of one that holds the main loop while it is read.
+const MAX_FRAMES_PER_POST = 1000;
+// After this many posts in one task (calls separated by `await`s), the rest of the task's frames
+// wait for the next task and leave together: each post costs native an IPC message, and console
+// lines and page events queue behind them.
+const BURST_POSTS = 64;
 
 function createOutbox(send) {
   let entries = [];
   let open = false;
   let scheduled = false;
   let maxPayload = DEFAULT_LIMITS.maxPayload;
+  let postsThisTask = 0;
+  let taskEndScheduled = false;
 
   // `entry` is {text, callId?, tooLarge()}: tooLarge runs instead of sending an oversized frame.
   function push(entry) {
@@ -396,7 +407,22 @@ function createOutbox(send) {
   function schedule() {
     if (!open || scheduled || entries.length === 0) return;
     scheduled = true;
-    queueMicrotask(flush);
+    if (postsThisTask >= BURST_POSTS) setTimeout(flush, 0);
+    else queueMicrotask(flush);
+  }
+
+  // Counts the posts of the current task; a timer marks the task's end (the next task starts).
+  function countPost(text) {
+    send(text);
+    postsThisTask++;
+    if (taskEndScheduled) return;
+    taskEndScheduled = true;
+    setTimeout(endTask, 0);
+  }
+
+  function endTask() {
+    postsThisTask = 0;
+    taskEndScheduled = false;
   }
 
   // Takes back a call that has not left yet; false once it has.
@@ -419,15 +445,15 @@ function createOutbox(send) {
         entry.tooLarge();
         continue;
       }
-      if (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2) {
-        send('[' + texts.join(',') + ']');
+      if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
+        countPost('[' + texts.join(',') + ']');
         texts = [];
         length = 2;
       }
       length += entry.text.length + (texts.length > 0 ? 1 : 0);
       texts.push(entry.text);
     }
-    if (texts.length > 0) send('[' + texts.join(',') + ']');
+    if (texts.length > 0) countPost('[' + texts.join(',') + ']');
   }
 
   return {
@@ -945,6 +971,7 @@ function installHybrid(bridge) {
 // hands the responseCallback {error: {code, message, details}}.
 
 const WVJB_QUEUE_URL = 'https://__wvjb_queue_message__';
+const WVJB_DEFAULT_HANDLER = '*';
 
 function installWebViewJavascriptBridge(bridge) {
   if (window.WebViewJavascriptBridge) return false;
@@ -1068,17 +1095,38 @@ function installWebViewJavascriptBridge(bridge) {
     callHandler: callHandler,
     disableJavscriptAlertBoxSafetyTimeout: function () { dispatchSafely = false; },
     init: init,
-    send: function (data, responseCallback) { callNative('wvjb.send', data, responseCallback); },
+    // v4's send goes to native's default handler (BridgeHandlers.defaultHandlerName).
+    send: function (data, responseCallback) { callNative(WVJB_DEFAULT_HANDLER, data, responseCallback); },
     _fetchQueue: fetchQueue,
     _handleMessageFromObjC: handleMessageFromObjC,
   };
-  window.WebViewJavascriptBridge = wvjb;
-  announceWebViewJavascriptBridge(wvjb);
+  whenParsed(function () {
+    // A page that brought its own bridge script meanwhile keeps it.
+    if (window.WebViewJavascriptBridge) return;
+    window.WebViewJavascriptBridge = wvjb;
+    announceWebViewJavascriptBridge(wvjb);
+  });
   return true;
 }
 
+// The original's global never exists while the page's own scripts run: v4 injected it when the
+// page had loaded, v5/v6 when native saw the page's bootstrap request. Pages depend on that (a
+// setup call placed before the elements its callback fills; a v4 listener added from <head>), so
+// the global appears once the document has been parsed — at DOMContentLoaded, or at once when
+// page.js comes later than that — exactly once per document.
+function whenParsed(run) {
+  const document = window.document;
+  if (document.readyState !== 'loading') return run();
+  let done = false;
+  document.addEventListener('DOMContentLoaded', function () {
+    if (done) return;
+    done = true;
+    run();
+  });
+}
+
 // v4 pages wait for the WebViewJavascriptBridgeReady event; v5/v6 pages that ran before the
-// bridge existed left their callbacks in window.WVJBCallbacks.
+// bridge existed left their callbacks in window.WVJBCallbacks, flushed in a later task.
 function announceWebViewJavascriptBridge(wvjb) {
   const readyEvent = new window.Event('WebViewJavascriptBridgeReady');
   readyEvent.bridge = wvjb;
@@ -1097,7 +1145,9 @@ function announceWebViewJavascriptBridge(wvjb) {
 // dsbridge dialect. The page ships dsbridge.js 3.x itself; `window._dswk` makes it call
 // prompt("_dsbridge=" + method, argsJSON), and prompt is wrapped here (PROTOCOL.md, "Dialect
 // gates"): return values, dsinit and asynchronous calls stay in JavaScript and take the fast path;
-// only synchronous calls reach native's prompt handler, carrying this document's secret.
+// only synchronous calls reach native's prompt handler, carrying this document's secret. That
+// includes _dsb.closePage and _dsb.disableJavascriptDialogBlock, synchronous in the original
+// too: the page continues only once native has acted on them.
 // Native calls to methods registered with dsbridge.js go through window._handleMessageFromNative.
 
 const DS_PREFIX = '_dsbridge=';
@@ -1110,6 +1160,10 @@ function installDsbridge(bridge) {
   const reflectApply = Reflect.apply;
   const awaitingReturn = new Map();
   let nextCallbackId = 1;
+  // dsbridge.js calls _dsb.dsinit once the page's first methods are registered; native calls to
+  // page methods made before that wait for it, like the original's start-up queue.
+  let initialised = false;
+  const beforeInit = [];
 
   window._dswk = true;
   window.prompt = function prompt(message, defaultText) {
@@ -1131,9 +1185,8 @@ function installDsbridge(bridge) {
     }
     if (args === null || typeof args !== 'object') args = {};
     if (method === '_dsb.returnValue') return acceptReturnValue(args.data);
-    if (method === '_dsb.dsinit') return DS_OK;
-    if (method === '_dsb.closePage' || method === '_dsb.disableJavascriptDialogBlock') {
-      notifyNative(method, args.data);
+    if (method === '_dsb.dsinit') {
+      markInitialised();
       return DS_OK;
     }
     if (typeof args._dscbstub === 'string') {
@@ -1164,10 +1217,6 @@ function installDsbridge(bridge) {
     });
   }
 
-  function notifyNative(method, data) {
-    bridge.call(method, data, {}, 'dsbridge').catch(function (error) { logDsError(error.code, error.message); });
-  }
-
   function acceptReturnValue(returned) {
     if (returned === null || typeof returned !== 'object') return dsError(ErrorCode.INVALID_MESSAGE, 'malformed _dsb.returnValue');
     const waiting = awaitingReturn.get(returned.id);
@@ -1184,8 +1233,27 @@ function installDsbridge(bridge) {
     return DS_OK;
   }
 
+  function markInitialised() {
+    if (initialised) return;
+    initialised = true;
+    const waiting = beforeInit.splice(0, beforeInit.length);
+    for (const release of waiting) release();
+  }
+
   // Native call `d` is one argument unless the frame says `"args":true` (PROTOCOL.md).
-  bridge.handlers.addResolver(function (name) {
+  bridge.handlers.addResolver(dsInvoker);
+  bridge.handlers.addFallback(function (name) {
+    if (initialised || typeof window._handleMessageFromNative !== 'function') return null;
+    return function (data, context) {
+      return new Promise(function (resolve) { beforeInit.push(resolve); }).then(function () {
+        const invoker = bridge.handlers.resolve(name);
+        if (!invoker) throw new HybridError(ErrorCode.NOT_FOUND, 'no page handler named "' + name + '"');
+        return invoker(data, context);
+      });
+    };
+  });
+
+  function dsInvoker(name) {
     if (typeof window._handleMessageFromNative !== 'function' || !dsbridgeHasMethod(name)) return null;
     return function (data, context) {
       const args = context.args ? data : [data];
@@ -1201,7 +1269,7 @@ function installDsbridge(bridge) {
         }
       });
     };
-  });
+  }
   return true;
 }
 
@@ -1424,18 +1492,21 @@ install();
     static let pageSources = ["begin.js", "errors.js", "payload.js", "frames.js", "channel.js", "outbox.js", "calls.js", "page-handlers.js", "native-calls.js", "events.js", "lifecycle.js", "core.js", "api.js", "wvjb.js", "dsbridge.js", "wx.js", "install.js", "end.js"]
     /// bridge-js/src/console.js: console capture, page world of every frame.
     static let console = #"""
-// Console capture: runs in the page world of every frame at document start, before the page's
-// own scripts. It forwards console.* calls, uncaught errors and unhandled rejections to the
-// native handler `hybridshellConsole`, with the caller's url:line:column taken from the stack,
-// and then calls the original console method, so nothing changes for the page.
+// Console capture, page world of every frame, at document start before the page's own scripts.
+// It forwards console.* calls, with the caller's url:line:column taken
+// from the stack, to console-relay.js in the isolated world "hybridshell-console" of the same
+// frame (a DOM event on document), then calls the original console method, so nothing changes
+// for the page. The relay adds the frame's own URL, which page script cannot forge, and is the
+// only one that reports uncaught exceptions and unhandled rejections.
 (function () {
   'use strict';
-  var handlers = window.webkit && window.webkit.messageHandlers;
-  var channel = handlers && handlers.hybridshellConsole;
-  if (!channel || window.__hybridshellConsoleInstalled) return;
+  if (window.__hybridshellConsoleInstalled) return;
   Object.defineProperty(window, '__hybridshellConsoleInstalled', { value: true });
 
-  var post = channel.postMessage.bind(channel);
+  var EVENT = 'hybridshell:console';
+  var target = document;
+  var dispatch = target.dispatchEvent.bind(target);
+  var Custom = window.CustomEvent;
   var stringify = JSON.stringify;
   var NativeError = Error;
   var locationPattern = /^(.*):(\d+):(\d+)$/;
@@ -1464,9 +1535,10 @@ install();
 
   function send(level, source, message, where) {
     try {
-      post(stringify({ level: level, source: source, text: message, url: where.url, line: where.line, column: where.column }));
+      var record = stringify({ level: level, source: source, text: message, url: where.url, line: where.line, column: where.column });
+      dispatch(new Custom(EVENT, { detail: record }));
     } catch (e) {
-      // A page that broke JSON or postMessage loses capture, not its console.
+      // A page that broke JSON or events loses capture, not its console.
     }
   }
 
@@ -1478,16 +1550,73 @@ install();
     };
   });
 
+})();
+
+"""#
+    /// bridge-js/src/console-relay.js: the console relay, isolated world `hybridshell-console` of every frame.
+    static let consoleRelay = #"""
+// Console relay, isolated world "hybridshell-console" of every frame, at document start. The
+// native handler `hybridshellConsole` lives in this world, so page script can reach it only
+// through console.js's DOM event, and every record leaves with `frame`: this frame's own URL,
+// read here where page script cannot change it. Uncaught exceptions come from the engine's own
+// (trusted) error events seen here; a page cannot make one up. Unhandled rejections are seen here
+// too; console.js only forwards console calls.
+(function () {
+  'use strict';
+  var handlers = window.webkit && window.webkit.messageHandlers;
+  var channel = handlers && handlers.hybridshellConsole;
+  if (!channel) return;
+  var post = channel.postMessage.bind(channel);
+  var stringify = JSON.stringify;
+  var parse = JSON.parse;
+  var LEVELS = ['log', 'info', 'warn', 'error', 'debug'];
+
+  function send(level, source, text, url, line, column) {
+    try {
+      post(stringify({ level: level, source: source, text: text, url: url, line: line, column: column, frame: String(window.location.href) }));
+    } catch (e) {
+      // Nothing to report to.
+    }
+  }
+
+  function string(value) {
+    return typeof value === 'string' ? value : '';
+  }
+
+  function count(value) {
+    return typeof value === 'number' && value >= 0 ? Math.floor(value) : 0;
+  }
+
+  document.addEventListener('hybridshell:console', function (event) {
+    var record;
+    try {
+      record = parse(event.detail);
+    } catch (e) {
+      return;
+    }
+    if (record === null || typeof record !== 'object') return;
+    var level = LEVELS.indexOf(record.level) >= 0 ? record.level : 'log';
+    var text = string(record.text);
+    // Whatever the record claims, it is a console call: exceptions and rejections are seen here.
+    send(level, 'console', text, string(record.url), count(record.line), count(record.column));
+  }, true);
+
   window.addEventListener('error', function (event) {
-    if (!event || !(event instanceof ErrorEvent)) return;  // resource load errors carry no message
-    send('error', 'exception', String(event.message), {
-      url: String(event.filename || window.location.href), line: event.lineno | 0, column: event.colno | 0
-    });
+    // Resource load errors are plain Events without a message; synthetic ones are not trusted.
+    if (!event || event.isTrusted !== true || typeof event.message !== 'string') return;
+    send('error', 'exception', event.message, string(event.filename) || String(window.location.href), count(event.lineno), count(event.colno));
   });
 
-  // WebKit reports unhandled rejections without a source location.
+  // WebKit reports unhandled rejections without a source location, and (2.50) dispatches the
+  // event untrusted, so a page could fake one for its own frame; it still names that frame.
   window.addEventListener('unhandledrejection', function (event) {
-    send('error', 'rejection', 'Unhandled Promise Rejection: ' + text([event.reason]), { url: '', line: 0, column: 0 });
+    var reason;
+    try {
+      reason = String(event.reason);
+    } catch (e) {
+      reason = Object.prototype.toString.call(event.reason);
+    }
+    send('error', 'rejection', 'Unhandled Promise Rejection: ' + reason, '', 0, 0);
   });
 })();
 

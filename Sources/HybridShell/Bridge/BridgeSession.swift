@@ -19,6 +19,13 @@ final class BridgeSession {
     var flushScheduled = false
     /// A WebViewJavascriptBridge queue ping arrived before the session was usable.
     var wvjbFetchPending = false
+    /// Calls of posts still waiting for their dispatch slice (counted against the in-flight cap).
+    var queuedCalls = 0
+    /// Posts, or the rest of one, waiting for a later main-loop turn, in arrival order.
+    var backlog: [BacklogEntry] = []
+    var drainScheduled = false
+    /// False after dsbridge's `_dsb.disableJavascriptDialogBlock(true)`: dialogs answer at once.
+    var dialogsBlock = true
 
     init(id: String, secret: String, origin: String, url: String, allowed: Bool) {
         self.id = id

@@ -3,7 +3,8 @@ import Logging
 
 extension BridgeHandlers {
     /// The handlers every page can use: `echo` (returns its input unchanged, byte for byte),
-    /// `system.info` (os, engine, user agent, app) and `log` (to the shell's log).
+    /// `system.info` (os, engine, user agent, app) and `log` (to the shell's log, one line per call:
+    /// control characters escaped, at most ``LogText/defaultLimit`` characters).
     public func registerBuiltins(userAgent: String, appName: String, appVersion: String,
                                  logger: Logger = Logger(label: "hybridshell.page")) {
         registerRaw("echo", sync: { data, _ in data })
@@ -18,7 +19,8 @@ extension BridgeHandlers {
             let value = data.value
             let message = value["message"]?.stringValue ?? value.stringValue ?? data.text
             let level = value["level"]?.stringValue.flatMap(Logger.Level.init(rawValue:)) ?? .info
-            logger.log(level: level, "\(message)", metadata: ["origin": .string(call.origin), "dialect": .string(call.dialect.rawValue)])
+            logger.log(level: level, "\(LogText.sanitized(message))",
+                       metadata: ["origin": .string(call.origin), "dialect": .string(call.dialect.rawValue)])
             return .null
         })
     }

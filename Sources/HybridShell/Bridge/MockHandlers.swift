@@ -7,8 +7,12 @@ import Foundation
 ///       "device.info": { "result": { "model": "kiosk-7" } },
 ///       "payment.pay": { "error": { "code": "HANDLER_ERROR", "message": "card declined" } },
 ///       "storage.set": { "echo": true },
-///       "slow.thing":  { "result": "done", "delayMs": 200 }
+///       "slow.thing":  { "result": "done", "delayMs": 200 },
+///       "*":           { "echo": true }
 ///     }
+///
+/// `"*"` is the default handler (``BridgeHandlers/defaultHandlerName``): what
+/// WebViewJavascriptBridge's `send(data, callback)` calls.
 public struct MockHandlers: Sendable, Equatable {
     public enum Behaviour: Sendable, Equatable {
         case result(JSONValue)

@@ -1,7 +1,10 @@
-/// Decodes what `bridge-js/src/console.js` posts to the `hybridshellConsole` handler.
+/// Decodes what `bridge-js/src/console-relay.js` posts to the `hybridshellConsole` handler of the
+/// isolated world `hybridshell-console` (each record carries `frame`, the posting frame's own URL).
 enum ConsoleCapture {
     static let handlerName = "hybridshellConsole"
+    static let world = "hybridshell-console"
     static var script: String { BridgeScripts.console }
+    static var relayScript: String { BridgeScripts.consoleRelay }
 
     static func decode(_ body: String) -> ConsoleMessage? {
         guard let value = try? JSONParser(limits: .init(maxDepth: 2)).parse(body),
@@ -9,8 +12,30 @@ enum ConsoleCapture {
               let sourceName = value["source"]?.stringValue, let source = ConsoleMessage.Source(rawValue: sourceName),
               let text = value["text"]?.stringValue
         else { return nil }
-        return ConsoleMessage(level: level, source: source, text: text,
-                              url: value["url"]?.stringValue ?? "",
-                              line: value["line"]?.intValue ?? 0, column: value["column"]?.intValue ?? 0)
+        let frame = value["frame"]?.stringValue ?? ""
+        var url = value["url"]?.stringValue ?? ""
+        var line = value["line"]?.intValue ?? 0, column = value["column"]?.intValue ?? 0
+        // A console call's location comes from the page's own stack, which page script can fake:
+        // one that names another origin than the frame's is replaced by the frame's own URL.
+        if source == .consoleAPI, !frame.isEmpty, !url.isEmpty, !ConsoleCapture.sameOrigin(url, frame) {
+            url = frame
+            line = 0
+            column = 0
+        }
+        return ConsoleMessage(level: level, source: source, text: text, url: url, line: line, column: column, frameURL: frame)
+    }
+
+    /// Scheme, host and port compared as text (`file:` URLs share one origin).
+    static func sameOrigin(_ a: String, _ b: String) -> Bool {
+        origin(a) == origin(b)
+    }
+
+    private static func origin(_ url: String) -> String {
+        guard let separator = url.range(of: "://") else { return url.prefix { $0 != ":" }.lowercased() }
+        let scheme = url[..<separator.lowerBound].lowercased()
+        if scheme == "file" { return "file://" }
+        let authority = url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@").last.map(String.init) ?? ""
+        return scheme + "://" + host.lowercased()
     }
 }

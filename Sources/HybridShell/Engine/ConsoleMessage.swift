@@ -19,14 +19,18 @@ public struct ConsoleMessage: Sendable, Equatable {
     public let url: String
     public let line: Int
     public let column: Int
+    /// The URL of the frame that printed it, as HybridShell's isolated world saw it (page script
+    /// cannot forge it); empty when unknown.
+    public let frameURL: String
 
-    public init(level: Level, source: Source, text: String, url: String, line: Int, column: Int) {
+    public init(level: Level, source: Source, text: String, url: String, line: Int, column: Int, frameURL: String = "") {
         self.level = level
         self.source = source
         self.text = text
         self.url = url
         self.line = line
         self.column = column
+        self.frameURL = frameURL
     }
 
     /// The line WebKit's MiniBrowser prints (`enable-write-console-messages-to-stdout`):

@@ -24,10 +24,15 @@ extension WebView {
     }
 
     func installConsoleCapture() {
-        addScriptMessageHandler(ConsoleCapture.handlerName) { [weak self] message in
+        // The handler lives in the relay's isolated world: page script reaches it only through
+        // the relay, which adds the frame's own URL (bridge-js/src/console-relay.js).
+        addScriptMessageHandler(ConsoleCapture.handlerName, in: .isolated(ConsoleCapture.world)) { [weak self] message in
             guard let self, let console = ConsoleCapture.decode(message.body) else { return }
             self.emit(.console(console))
         }
+        // The relay first, so its error listener sees an exception before the page's own do.
+        addUserScript(UserScript(source: ConsoleCapture.relayScript, injectionTime: .documentStart, frames: .allFrames,
+                                 world: .isolated(ConsoleCapture.world)))
         addUserScript(UserScript(source: ConsoleCapture.script, injectionTime: .documentStart, frames: .allFrames))
     }
 }

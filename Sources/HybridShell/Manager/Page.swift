@@ -72,8 +72,9 @@ public final class Page {
 
     func signal(_ signal: PageLifecycle.Signal) {
         for event in lifecycle.handle(signal) {
-            // ready is the page's own (its handshake); the others are pushed to it.
-            if event != .ready { try? bridge.emit(event.rawValue) }
+            // ready is the page's own (its handshake); the others are pushed to the document they
+            // were decided for, never queued for the next one.
+            if event != .ready { bridge.emitToCurrentDocument(event.rawValue) }
             delegate?.page(self, lifecycle: event)
             manager?.delegate?.page(self, lifecycle: event)
             for id in lifecycleObservers.keys.sorted() { lifecycleObservers[id]?(event) }

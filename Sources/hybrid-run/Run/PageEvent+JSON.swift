@@ -18,7 +18,7 @@ extension PageEvent {
         case .console(let message):
             ["event": "console", "level": .string(message.level.rawValue), "source": .string(message.source.rawValue),
              "text": .string(message.text), "url": .string(message.url),
-             "line": .number(Double(message.line)), "column": .number(Double(message.column))]
+             "line": .number(Double(message.line)), "column": .number(Double(message.column)), "frame": .string(message.frameURL)]
         case .dialog(let dialog, let answer):
             ["event": "dialog", "kind": .string(dialog.kind.rawValue), "message": .string(dialog.message),
              "answer": answer.jsonValue]

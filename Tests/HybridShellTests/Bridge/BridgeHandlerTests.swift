@@ -103,8 +103,9 @@ struct BridgeHandlerTests {
         #expect(try await pageCall(fixture, "hybrid.call('echo', 'x'.repeat(2000))")["code"] == "PAYLOAD_TOO_LARGE")
         #expect(try await pageCall(fixture, "hybrid.call('big', 2000)")["code"] == "PAYLOAD_TOO_LARGE")
         #expect(try await pageCall(fixture, "hybrid.call('big', 10)") == ["ok": "yyyyyyyyyy"])
-        let deep = try await pageCall(fixture, "hybrid.call('echo', JSON.parse('['.repeat(65) + ']'.repeat(65)))")
+        let deep = try await pageCall(fixture, "hybrid.call('echo', JSON.parse('['.repeat(513) + ']'.repeat(513)))")
         #expect(deep["code"] == "INVALID_MESSAGE")
+        #expect(deep["message"] == "data nests deeper than 512 levels")
         let proto = try await pageCall(fixture, #"hybrid.call('echo', JSON.parse('{"__proto__": {"polluted": true}}'))"#)
         #expect(proto["code"] == "INVALID_MESSAGE")
     }

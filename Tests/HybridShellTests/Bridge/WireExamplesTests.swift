@@ -15,7 +15,10 @@ struct WireExamplesTests {
     /// A view whose current session is the examples' (its hello posted by hand).
     func fixture() async throws -> BridgeFixture {
         let origin = try OriginPattern(parsing: "https://app.example")
-        let fixture = try BridgeFixture(policy: OriginPolicy(patterns: [origin, try OriginPattern(parsing: "http://localhost")]))
+        // The examples are written for their own limits (maxDepth 64), not the defaults.
+        let fixture = try BridgeFixture(policy: OriginPolicy(patterns: [origin, try OriginPattern(parsing: "http://localhost")])) {
+            $0.maxDepth = Self.examples["limits"]?["maxDepth"]?.intValue ?? 64
+        }
         try await loadHTML(fixture.view, "<title>wire</title>")
         let hello = try #require(Self.examples["valid"]?.arrayValue?.first { $0["name"] == "hello" })
         _ = try await post(hello["text"]!.stringValue!, to: fixture)

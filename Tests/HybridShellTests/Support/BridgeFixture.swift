@@ -19,7 +19,7 @@ final class BridgeFixture {
         bridge = Bridge(view: view, configuration: configuration)
         let handlers = bridge.handlers
         handlers.registerBuiltins(userAgent: view.userAgent, appName: "tests", appVersion: "1")
-        handlers.registerRaw("wvjb.send", sync: { data, _ in data })
+        handlers.registerRaw(BridgeHandlers.defaultHandlerName, sync: { data, _ in data })
         handlers.register("fixture.add") { (input: [String: Double]) -> Double in (input["a"] ?? 0) + (input["b"] ?? 0) }
         handlers.registerRaw("fixture.fail", sync: { _, _ in throw BridgeError(.handlerError, "fixture failure") })
         handlers.register("fixture.slow") { (_: JSONValue, call: BridgeCall) async throws -> String in

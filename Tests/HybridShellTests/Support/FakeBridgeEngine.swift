@@ -65,6 +65,15 @@ final class FakeBridgeEngine: BridgeEngine {
         return answerDelivery(session, frames)
     }
 
+    var dialogPolicy = DialogPolicy.automatic()
+    /// Events the bridge reported as the page's (`closeRequested`, dialogs it answered).
+    private(set) var reported: [PageEvent] = []
+
+    func report(_ event: PageEvent) {
+        reported.append(event)
+        emit(event)
+    }
+
     // MARK: Playing the page
 
     /// The document secret the fake relay's hello carries (32 characters, as the relay's).

@@ -16,7 +16,7 @@ Object.defineProperty(window, INSTALLED, { value: true });
 const VERSION = '1.0.0';
 const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
-const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 64 });
+const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 512 });
 const DEFAULT_TIMEOUT = 30000;
 
 // Captured now, before page scripts can replace them.

@@ -1,7 +1,9 @@
 // dsbridge dialect. The page ships dsbridge.js 3.x itself; `window._dswk` makes it call
 // prompt("_dsbridge=" + method, argsJSON), and prompt is wrapped here (PROTOCOL.md, "Dialect
 // gates"): return values, dsinit and asynchronous calls stay in JavaScript and take the fast path;
-// only synchronous calls reach native's prompt handler, carrying this document's secret.
+// only synchronous calls reach native's prompt handler, carrying this document's secret. That
+// includes _dsb.closePage and _dsb.disableJavascriptDialogBlock, synchronous in the original
+// too: the page continues only once native has acted on them.
 // Native calls to methods registered with dsbridge.js go through window._handleMessageFromNative.
 
 const DS_PREFIX = '_dsbridge=';
@@ -14,6 +16,10 @@ function installDsbridge(bridge) {
   const reflectApply = Reflect.apply;
   const awaitingReturn = new Map();
   let nextCallbackId = 1;
+  // dsbridge.js calls _dsb.dsinit once the page's first methods are registered; native calls to
+  // page methods made before that wait for it, like the original's start-up queue.
+  let initialised = false;
+  const beforeInit = [];
 
   window._dswk = true;
   window.prompt = function prompt(message, defaultText) {
@@ -35,9 +41,8 @@ function installDsbridge(bridge) {
     }
     if (args === null || typeof args !== 'object') args = {};
     if (method === '_dsb.returnValue') return acceptReturnValue(args.data);
-    if (method === '_dsb.dsinit') return DS_OK;
-    if (method === '_dsb.closePage' || method === '_dsb.disableJavascriptDialogBlock') {
-      notifyNative(method, args.data);
+    if (method === '_dsb.dsinit') {
+      markInitialised();
       return DS_OK;
     }
     if (typeof args._dscbstub === 'string') {
@@ -68,10 +73,6 @@ function installDsbridge(bridge) {
     });
   }
 
-  function notifyNative(method, data) {
-    bridge.call(method, data, {}, 'dsbridge').catch(function (error) { logDsError(error.code, error.message); });
-  }
-
   function acceptReturnValue(returned) {
     if (returned === null || typeof returned !== 'object') return dsError(ErrorCode.INVALID_MESSAGE, 'malformed _dsb.returnValue');
     const waiting = awaitingReturn.get(returned.id);
@@ -88,8 +89,27 @@ function installDsbridge(bridge) {
     return DS_OK;
   }
 
+  function markInitialised() {
+    if (initialised) return;
+    initialised = true;
+    const waiting = beforeInit.splice(0, beforeInit.length);
+    for (const release of waiting) release();
+  }
+
   // Native call `d` is one argument unless the frame says `"args":true` (PROTOCOL.md).
-  bridge.handlers.addResolver(function (name) {
+  bridge.handlers.addResolver(dsInvoker);
+  bridge.handlers.addFallback(function (name) {
+    if (initialised || typeof window._handleMessageFromNative !== 'function') return null;
+    return function (data, context) {
+      return new Promise(function (resolve) { beforeInit.push(resolve); }).then(function () {
+        const invoker = bridge.handlers.resolve(name);
+        if (!invoker) throw new HybridError(ErrorCode.NOT_FOUND, 'no page handler named "' + name + '"');
+        return invoker(data, context);
+      });
+    };
+  });
+
+  function dsInvoker(name) {
     if (typeof window._handleMessageFromNative !== 'function' || !dsbridgeHasMethod(name)) return null;
     return function (data, context) {
       const args = context.args ? data : [data];
@@ -105,7 +125,7 @@ function installDsbridge(bridge) {
         }
       });
     };
-  });
+  }
   return true;
 }
 

@@ -9,6 +9,7 @@ const ErrorCode = Object.freeze({
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   DENIED: 'DENIED',
   CANCELLED: 'CANCELLED',
+  RATE_LIMITED: 'RATE_LIMITED',
 });
 
 class HybridError extends Error {

@@ -1,12 +1,22 @@
 // Frames waiting to go up. Everything queued in one tick leaves as one up-event (one native
 // message); nothing leaves before `ready`, when everything held so far leaves as one batch, in
-// order. A batch is split only where its text would pass limits.maxPayload.
+// order. A batch is split where its text would pass limits.maxPayload, and every
+// MAX_FRAMES_PER_POST frames: native handles each post in one go, so a flood of calls fired in one
+// tick leaves as several posts that other native events (console lines, lifecycle) can come
+// between, instead of one that holds the main loop while it is read.
+const MAX_FRAMES_PER_POST = 1000;
+// After this many posts in one task (calls separated by `await`s), the rest of the task's frames
+// wait for the next task and leave together: each post costs native an IPC message, and console
+// lines and page events queue behind them.
+const BURST_POSTS = 64;
 
 function createOutbox(send) {
   let entries = [];
   let open = false;
   let scheduled = false;
   let maxPayload = DEFAULT_LIMITS.maxPayload;
+  let postsThisTask = 0;
+  let taskEndScheduled = false;
 
   // `entry` is {text, callId?, tooLarge()}: tooLarge runs instead of sending an oversized frame.
   function push(entry) {
@@ -17,7 +27,22 @@ function createOutbox(send) {
   function schedule() {
     if (!open || scheduled || entries.length === 0) return;
     scheduled = true;
-    queueMicrotask(flush);
+    if (postsThisTask >= BURST_POSTS) setTimeout(flush, 0);
+    else queueMicrotask(flush);
+  }
+
+  // Counts the posts of the current task; a timer marks the task's end (the next task starts).
+  function countPost(text) {
+    send(text);
+    postsThisTask++;
+    if (taskEndScheduled) return;
+    taskEndScheduled = true;
+    setTimeout(endTask, 0);
+  }
+
+  function endTask() {
+    postsThisTask = 0;
+    taskEndScheduled = false;
   }
 
   // Takes back a call that has not left yet; false once it has.
@@ -40,15 +65,15 @@ function createOutbox(send) {
         entry.tooLarge();
         continue;
       }
-      if (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2) {
-        send('[' + texts.join(',') + ']');
+      if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
+        countPost('[' + texts.join(',') + ']');
         texts = [];
         length = 2;
       }
       length += entry.text.length + (texts.length > 0 ? 1 : 0);
       texts.push(entry.text);
     }
-    if (texts.length > 0) send('[' + texts.join(',') + ']');
+    if (texts.length > 0) countPost('[' + texts.join(',') + ']');
   }
 
   return {

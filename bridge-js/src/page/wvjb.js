@@ -7,6 +7,7 @@
 // hands the responseCallback {error: {code, message, details}}.
 
 const WVJB_QUEUE_URL = 'https://__wvjb_queue_message__';
+const WVJB_DEFAULT_HANDLER = '*';
 
 function installWebViewJavascriptBridge(bridge) {
   if (window.WebViewJavascriptBridge) return false;
@@ -130,17 +131,38 @@ function installWebViewJavascriptBridge(bridge) {
     callHandler: callHandler,
     disableJavscriptAlertBoxSafetyTimeout: function () { dispatchSafely = false; },
     init: init,
-    send: function (data, responseCallback) { callNative('wvjb.send', data, responseCallback); },
+    // v4's send goes to native's default handler (BridgeHandlers.defaultHandlerName).
+    send: function (data, responseCallback) { callNative(WVJB_DEFAULT_HANDLER, data, responseCallback); },
     _fetchQueue: fetchQueue,
     _handleMessageFromObjC: handleMessageFromObjC,
   };
-  window.WebViewJavascriptBridge = wvjb;
-  announceWebViewJavascriptBridge(wvjb);
+  whenParsed(function () {
+    // A page that brought its own bridge script meanwhile keeps it.
+    if (window.WebViewJavascriptBridge) return;
+    window.WebViewJavascriptBridge = wvjb;
+    announceWebViewJavascriptBridge(wvjb);
+  });
   return true;
 }
 
+// The original's global never exists while the page's own scripts run: v4 injected it when the
+// page had loaded, v5/v6 when native saw the page's bootstrap request. Pages depend on that (a
+// setup call placed before the elements its callback fills; a v4 listener added from <head>), so
+// the global appears once the document has been parsed — at DOMContentLoaded, or at once when
+// page.js comes later than that — exactly once per document.
+function whenParsed(run) {
+  const document = window.document;
+  if (document.readyState !== 'loading') return run();
+  let done = false;
+  document.addEventListener('DOMContentLoaded', function () {
+    if (done) return;
+    done = true;
+    run();
+  });
+}
+
 // v4 pages wait for the WebViewJavascriptBridgeReady event; v5/v6 pages that ran before the
-// bridge existed left their callbacks in window.WVJBCallbacks.
+// bridge existed left their callbacks in window.WVJBCallbacks, flushed in a later task.
 function announceWebViewJavascriptBridge(wvjb) {
   const readyEvent = new window.Event('WebViewJavascriptBridgeReady');
   readyEvent.bridge = wvjb;

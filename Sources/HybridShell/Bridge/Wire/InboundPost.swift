@@ -25,6 +25,10 @@ struct InboundPost: Sendable, Equatable {
         }
         switch outcome! {
         case .success(let post): return post
+        case .failure(let error as JSONSyntaxError):
+            // The envelope's three levels do not count: name the configured limit of the data.
+            if case .tooDeep = error.kind { throw Refusal(error: BridgeError.tooDeep(limit: maxDepth, at: error.offset)) }
+            throw Refusal(error: BridgeError(.invalidMessage, "\(error)"))
         case .failure(let error): throw Refusal(error: BridgeError(.invalidMessage, "\(error)"))
         }
     }

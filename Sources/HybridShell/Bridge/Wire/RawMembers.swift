@@ -41,6 +41,10 @@ enum RawMembers {
         switch outcome! {
         case .success(let value): return value
         case .failure(let error as BridgeError): throw error
+        case .failure(let error as JSONSyntaxError):
+            // The scanner counts the outer container too; name the limit the caller configured.
+            if case .tooDeep = error.kind { throw BridgeError.tooDeep(limit: maxDepth, at: error.offset) }
+            throw BridgeError(.invalidMessage, "invalid JSON: \(error)")
         case .failure(let error): throw BridgeError(.invalidMessage, "invalid JSON: \(error)")
         }
     }

@@ -1,0 +1,91 @@
+/// Frames of one post still to dispatch, with what their answers need.
+struct SliceWork {
+    let frames: ArraySlice<InboundFrame>
+    /// The post's reply, until a slice has answered it.
+    let reply: ScriptMessageReply?
+    let arrived: ContinuousClock.Instant
+    let callCount: Int
+    /// Calls refused with `RATE_LIMITED` (over the in-flight cap when the post arrived).
+    let limited: Set<Int>
+}
+
+/// A post waiting in a session's backlog: unread (it arrived while the turn's budget was spent)
+/// or the rest of one whose first slices ran.
+enum BacklogEntry {
+    case unread(text: String, reply: ScriptMessageReply, arrived: ContinuousClock.Instant)
+    case frames(SliceWork)
+}
+
+extension Bridge {
+    /// The start of this main-loop turn's dispatching. It is cleared by a job that runs in the
+    /// executor's next dispatch, that is once GLib has served its other sources.
+    func turnStart() -> ContinuousClock.Instant {
+        if let turnStarted { return turnStarted }
+        let now = ContinuousClock.now
+        turnStarted = now
+        Task { @EngineActor [weak self] in self?.turnStarted = nil }
+        return now
+    }
+
+    /// Whether this turn's dispatch budget is spent. Only turns that dispatch much are timed: a
+    /// large post, or posts arriving back to back (WebKit hands over every post that arrived in
+    /// one go); a lone small post, the common `await call`, costs no bookkeeping.
+    func overTurnBudget() -> Bool {
+        guard let turnStarted else { return false }
+        return ContinuousClock.now - turnStarted > configuration.dispatchSlice
+    }
+
+    /// Once this turn's budget is spent, or while earlier posts wait, a post waits unread for a
+    /// later turn, in order.
+    func deferIfBusy(_ text: String, _ reply: ScriptMessageReply, _ arrived: ContinuousClock.Instant) -> Bool {
+        guard let session, !session.isEnded, session.allowed else { return false }
+        if turnStarted == nil, let lastPostDone, arrived - lastPostDone < .microseconds(200) { _ = turnStart() }
+        guard !session.backlog.isEmpty || overTurnBudget() else { return false }
+        session.backlog.append(.unread(text: text, reply: reply, arrived: arrived))
+        scheduleDrain(session)
+        return true
+    }
+
+    func scheduleDrain(_ session: BridgeSession) {
+        guard !session.drainScheduled else { return }
+        session.drainScheduled = true
+        Task { @EngineActor [weak self, weak session] in
+            guard let self, let session else { return }
+            session.drainScheduled = false
+            self.drain(session)
+        }
+    }
+
+    /// One slice of the backlog, then the rest in a later turn.
+    private func drain(_ session: BridgeSession) {
+        guard !session.isEnded, self.session === session else {
+            let entries = session.backlog
+            session.backlog.removeAll()
+            session.queuedCalls = 0
+            let error = BridgeError(.bridgeReset, "the document's bridge session has ended")
+            for entry in entries {
+                switch entry {
+                case .unread(_, let reply, _): reply.succeed(OutboundFrame.refusal(error))
+                case .frames(let work): work.reply?.succeed("[]")
+                }
+            }
+            return
+        }
+        let started = ContinuousClock.now
+        while !session.backlog.isEmpty, ContinuousClock.now - started <= configuration.dispatchSlice {
+            var work: SliceWork
+            switch session.backlog.removeFirst() {
+            case .frames(let rest):
+                work = rest
+            case .unread(let text, let reply, let arrived):
+                guard let (post, current) = readPost(text, reply), current === session else { continue }
+                work = prepare(post.frames, in: session, reply: reply, arrived: arrived)
+            }
+            if let rest = dispatchSlice(work, in: session, sliceStarted: started) {
+                session.backlog.insert(.frames(rest), at: 0)
+                break
+            }
+        }
+        if !session.backlog.isEmpty { scheduleDrain(session) }
+    }
+}
