@@ -83,9 +83,14 @@ public final class PackageStore: Sendable {
     @discardableResult
     public func install(file: URL, expectedApp: String? = nil,
                         progress: ((Int64, Int64) -> Void)? = nil) throws(PackageError) -> InstalledPackage {
+        try install(file: file, expectedApp: expectedApp, expectedSequence: nil, progress: progress)
+    }
+
+    func install(file: URL, expectedApp: String?, expectedSequence: Int64?,
+                 progress: ((Int64, Int64) -> Void)?) throws(PackageError) -> InstalledPackage {
         try locked { () throws(PackageError) in
             do throws(PackageError) {
-                return try installLocked(file: file, expectedApp: expectedApp, progress: progress)
+                return try installLocked(file: file, expectedApp: expectedApp, expectedSequence: expectedSequence, progress: progress)
             } catch {
                 observer?(.failed(appID: expectedApp, reason: error.description))
                 throw error
@@ -93,9 +98,14 @@ public final class PackageStore: Sendable {
         }
     }
 
-    private func installLocked(file: URL, expectedApp: String?, progress: ((Int64, Int64) -> Void)?) throws(PackageError) -> InstalledPackage {
+    private func installLocked(file: URL, expectedApp: String?, expectedSequence: Int64?,
+                               progress: ((Int64, Int64) -> Void)?) throws(PackageError) -> InstalledPackage {
         let package = try VerifiedPackage.verify(file: file, trust: trust, limits: limits, now: now())
         let manifest = package.manifest
+        if let expectedSequence, expectedSequence != manifest.sequence {
+            // The index and the package it points to disagree: a mix-and-match of signed pieces.
+            throw .invalidManifest("the index offers sequence \(expectedSequence) but the package is sequence \(manifest.sequence)")
+        }
         let app = appPath(manifest.appID)
         let active = installed(manifest.appID)
         let decision = try InstallDecision.decide(manifest, expectedApp: expectedApp,
