@@ -114,7 +114,7 @@ public final class PackageStore: Sendable {
         observer?(.started(appID: manifest.appID, sequence: manifest.sequence, incremental: decision == .incremental))
         let needed = manifest.files.reduce(Int64(0)) { $0 + $1.size } + Int64(package.manifestBytes.count)
         try StoreFiles.makeDirectories(stagingPath)
-        if let free = StoreFiles.freeBytes(stagingPath), free < needed + (1 << 20) {
+        if let free = StoreFiles.freeBytes(stagingPath), free < needed + (64 << 10) {
             throw .diskFull("the package needs \(needed) bytes, \(free) are free in \(root)")
         }
         let staging = stagingPath + "/\(manifest.appID)-\(manifest.sequence)-\(UInt32.random(in: 0...UInt32.max))"
