@@ -39,20 +39,21 @@ extension PackageStore {
                        report: URL? = nil, progress: ((Int64, Int64) -> Void)? = nil) async throws(PackageError) -> [PackageUpdateResult] {
         let index: PackageIndex
         do throws(PackageError) {
-            let data = try await downloader.fetch(base.appendingPathComponent(PackageIndex.fileName), limit: PackageIndex.maximumBytes)
-            let signature = try await downloader.fetch(base.appendingPathComponent(PackageIndex.signatureName), limit: 1024)
-            index = try PackageIndex.verify(data, signature: signature, trust: trust, now: now())
+            // Both at once: the "nothing new" check is two small requests and one signature check.
+            async let data = Self.fetch(downloader, base.appendingPathComponent(PackageIndex.fileName), limit: PackageIndex.maximumBytes)
+            async let signature = Self.fetch(downloader, base.appendingPathComponent(PackageIndex.signatureName), limit: 1024)
+            index = try PackageIndex.verify(try await data.get(), signature: try await signature.get(), trust: trust, now: now())
         } catch {
             observer?(.failed(appID: nil, reason: error.description))
             await send(report, appID: nil, sequence: nil, error, downloader)
             throw error
         }
         let entries = index.ordered
-        let available = entries.filter { $0.sequence > trustedSequence($0.appID) }
-        observer?(.checked(source: base.absoluteString, available: available.map(\.appID)))
+        let trusted = Dictionary(entries.map { ($0.appID, trustedSequence($0.appID, atLeast: $0.sequence)) }) { a, _ in a }
+        observer?(.checked(source: base.absoluteString, available: entries.filter { $0.sequence > trusted[$0.appID] ?? 0 }.map(\.appID)))
         var results = [PackageUpdateResult]()
         for entry in entries {
-            let trusted = trustedSequence(entry.appID)
+            let trusted = trusted[entry.appID] ?? 0
             guard entry.sequence > trusted else {
                 results.append(.init(appID: entry.appID, outcome: .upToDate(sequence: trusted)))
                 continue
@@ -104,6 +105,10 @@ extension PackageStore {
         return file
     }
 
+    private static func fetch(_ downloader: any PackageDownloader, _ url: URL, limit: Int) async -> Result<Data, PackageError> {
+        do throws(PackageError) { return .success(try await downloader.fetch(url, limit: limit)) } catch { return .failure(error) }
+    }
+
     static func fileDigest(_ file: URL) -> String? {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
         defer { try? handle.close() }
@@ -112,8 +117,12 @@ extension PackageStore {
         return hasher.finalize()
     }
 
-    func trustedSequence(_ appID: String) -> Int64 {
-        max(readTrustedSequence(appID), installed(appID)?.sequence ?? 0)
+    /// The trusted sequence; the active manifest is read only when state.json is behind the
+    /// offered sequence (state.json lags the switch only after a kill, until recover()).
+    func trustedSequence(_ appID: String, atLeast offered: Int64 = .max) -> Int64 {
+        let recorded = readTrustedSequence(appID)
+        guard recorded < offered else { return recorded }
+        return max(recorded, installed(appID)?.sequence ?? 0)
     }
 
     private func send(_ report: URL?, appID: String?, sequence: Int64?, _ error: PackageError, _ downloader: any PackageDownloader) async {
