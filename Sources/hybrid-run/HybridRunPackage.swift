@@ -9,6 +9,7 @@ struct HybridRunPackage: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "package",
         abstract: "Make, verify, install and update signed offline packages of an H5 app.",
+        usage: "hybrid-run package SUBCOMMAND [ARGUMENTS] [OPTIONS]",
         discussion: """
             Producer:  keygen, pack, index, verify, inspect.   Machine: install, update, preset, list, rollback, remove.
 
