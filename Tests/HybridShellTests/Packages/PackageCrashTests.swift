@@ -86,4 +86,32 @@ import Testing
         #expect(active.sequence == 1 && treeVerifies(active))
         #expect(StoreFiles.contents(store.stagingPath).isEmpty)
     }
+
+    /// A package that passes the free-space check but fills the disk while extracting (tmpfs
+    /// gives each small file a whole 4 KiB page): ENOSPC mid-way is "disk full", staging is cleaned.
+    @Test func diskFillingDuringExtractionIsRefusedAndCleaned() throws {
+        let f = try PackageFixtures()
+        let mountPoint = f.path("small")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        guard mount("tmpfs", mountPoint.path, "tmpfs", 0, "size=720k") == 0 else {
+            print("full-disk test skipped: cannot mount a tmpfs here (\(String(cString: strerror(errno))))")
+            return
+        }
+        defer { umount(mountPoint.path) }
+        let store = PackageStore(directory: mountPoint.appendingPathComponent("packages"), trust: f.trust)
+        try store.install(file: f.pack(try f.site("v1", PackageFixtures.v1), "v1.zip", sequence: 1))
+        var files = ["index.html": "<h1>many</h1>"]
+        for i in 0..<200 { files["f/\(i).txt"] = String(repeating: String(i % 10), count: 2000) }
+        let many = try f.pack(try f.site("many", files), "many.zip", sequence: 2)
+        do {
+            try store.install(file: many)
+            Issue.record("a package larger than the disk was installed")
+        } catch {
+            guard case .diskFull(let message) = error else { Issue.record("\(error)"); return }
+            #expect(message.contains("no space left"), "the free-space check caught it, not the write: \(message)")
+        }
+        let active = try #require(store.installed("demo"))
+        #expect(active.sequence == 1 && treeVerifies(active))
+        #expect(StoreFiles.contents(store.stagingPath).isEmpty)
+    }
 }
