@@ -90,6 +90,13 @@ public struct TrustedKeys: Sendable, Equatable {
         try self.init(keys)
     }
 
+    /// Parses `.pub` lines, as a config's `trusted_keys` array holds them.
+    public init(texts: [String]) throws(PackageError) {
+        var keys = [PackagePublicKey]()
+        for (index, text) in texts.enumerated() { keys.append(try PackagePublicKey(text: text, source: "trusted_keys[\(index)]")) }
+        try self.init(keys)
+    }
+
     func key(withID id: String) -> PackagePublicKey? { keys.first { $0.keyID == id } }
 }
 

@@ -22,6 +22,10 @@ import Testing
         #expect(throws: PackageError.self) { try PackagePublicKey(contentsOf: f.path("k.key")) }
         #expect(throws: PackageError.self) { try PackagePublicKey(text: "hybridshell-package-key-v1 ed25519-public AAAA") }
         #expect(throws: PackageError.self) { try TrustedKeys([]) }
+        #expect(try TrustedKeys(texts: [f.key.publicKey.fileText, f.otherKey.publicKey.fileText]).keys.count == 2)
+        #expect(throws: PackageError.invalidKeyFile(path: "trusted_keys[0]", reason: "this is a ed25519-private key, expected ed25519-public")) {
+            try TrustedKeys(texts: [f.key.fileText])
+        }
         #expect(throws: PackageError.self) { try TrustedKeys([f.key.publicKey, f.otherKey.publicKey, PackageSigningKey().publicKey]) }
     }
 
