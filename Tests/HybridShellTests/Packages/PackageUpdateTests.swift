@@ -52,10 +52,16 @@ import Testing
         let results = try await store.update(from: s.base)
         guard case .installed(let installed, let incremental)? = results.first?.outcome else { Issue.record("\(results)"); return }
         #expect(!incremental && installed.sequence == 2 && treeVerifies(installed))
-        let started = ContinuousClock.now
-        let again = try await store.update(from: s.base)
-        #expect(again.first?.outcome == .upToDate(sequence: 2))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        var times = [Duration]()
+        for _ in 0..<10 {
+            let started = ContinuousClock.now
+            let again = try await store.update(from: s.base)
+            times.append(ContinuousClock.now - started)
+            #expect(again.first?.outcome == .upToDate(sequence: 2))
+        }
+        let median = times.sorted()[times.count / 2]
+        print("nothing-new update check in process, median of 10: \(median)")
+        #expect(median < .seconds(5))
         #expect(events.withLock { $0 }.contains(.installed(appID: "demo", version: "1.2.0", sequence: 2)))
     }
 
