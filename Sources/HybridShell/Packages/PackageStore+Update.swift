@@ -62,6 +62,7 @@ extension PackageStore {
                 let outcome = try await updateOne(entry, base: base, downloader: downloader, progress: progress)
                 results.append(.init(appID: entry.appID, outcome: outcome))
             } catch {
+                observer?(.failed(appID: entry.appID, reason: error.description))
                 await send(report, appID: entry.appID, sequence: entry.sequence, error, downloader)
                 results.append(.init(appID: entry.appID, outcome: .failed(error)))
             }

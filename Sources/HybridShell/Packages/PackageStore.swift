@@ -83,18 +83,19 @@ public final class PackageStore: Sendable {
     @discardableResult
     public func install(file: URL, expectedApp: String? = nil,
                         progress: ((Int64, Int64) -> Void)? = nil) throws(PackageError) -> InstalledPackage {
-        try install(file: file, expectedApp: expectedApp, expectedSequence: nil, progress: progress)
+        do throws(PackageError) {
+            return try install(file: file, expectedApp: expectedApp, expectedSequence: nil, progress: progress)
+        } catch {
+            observer?(.failed(appID: expectedApp, reason: error.description))
+            throw error
+        }
     }
 
+    /// Installs without reporting a failure (``update(from:downloader:report:progress:)`` reports it, once).
     func install(file: URL, expectedApp: String?, expectedSequence: Int64?,
                  progress: ((Int64, Int64) -> Void)?) throws(PackageError) -> InstalledPackage {
         try locked { () throws(PackageError) in
-            do throws(PackageError) {
-                return try installLocked(file: file, expectedApp: expectedApp, expectedSequence: expectedSequence, progress: progress)
-            } catch {
-                observer?(.failed(appID: expectedApp, reason: error.description))
-                throw error
-            }
+            try installLocked(file: file, expectedApp: expectedApp, expectedSequence: expectedSequence, progress: progress)
         }
     }
 

@@ -112,10 +112,12 @@ import Testing
             return longer
         }
         defer { s.server.stop() }
-        let store = s.fixtures.store()
+        let events = Mutex<[PackageEvent]>([])
+        let store = s.fixtures.store(observer: { event in events.withLock { $0.append(event) } })
         let results = try await store.update(from: s.base)
         guard case .failed(.download(_, let reason))? = results.first?.outcome else { Issue.record("\(results)"); return }
         #expect(reason.contains("more than the signed"))
+        #expect(events.withLock { $0 }.filter { if case .failed = $0 { true } else { false } }.count == 1)
         #expect(store.installed("demo") == nil)
     }
 
