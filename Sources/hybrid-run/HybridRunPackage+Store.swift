@@ -18,7 +18,7 @@ struct PackageInstall: PackageCommand {
             defer { try? FileManager.default.removeItem(at: file) }
             // No signed size for a bare URL: the archive limit caps it; the signature is checked after.
             let limit = packages.limits.maximumArchiveBytes
-            try blocking { () async throws(PackageError) in try await URLSessionPackageDownloader().download(url, to: file, size: limit) }
+            try blocking { () async throws(PackageError) in try await URLSessionPackageDownloader().download(url, to: file, limit: limit) }
             return describe(try packages.install(file: file, progress: TerminalProgress.reporter()))
         }
         return describe(try packages.install(file: URL(fileURLWithPath: source), progress: TerminalProgress.reporter()))

@@ -32,6 +32,13 @@ public struct URLSessionPackageDownloader: PackageDownloader {
         try await Transfer(url: url, file: file, limit: size, exact: true, timeout: timeout).run()
     }
 
+    /// Downloads a file whose size nobody signed (`install URL`), refusing more than `limit` bytes;
+    /// the package's own signature is what is checked next.
+    public func download(_ url: URL, to file: URL, limit: Int64) async throws(PackageError) {
+        try? FileManager.default.removeItem(at: file)
+        try await Transfer(url: url, file: file, limit: limit, exact: false, timeout: timeout).run()
+    }
+
     public func post(_ url: URL, json: Data) async {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"

@@ -91,7 +91,8 @@ extension PackageStore {
     private func fetchPackage(_ download: PackageIndex.Download, appID: String, sequence: Int64, base: URL,
                               downloader: any PackageDownloader) async throws(PackageError) -> URL {
         guard let url = URL(string: download.url, relativeTo: base.appendingPathComponent(PackageIndex.fileName))?.absoluteURL,
-              ["http", "https", "file"].contains(url.scheme ?? "") else {
+              // A file: URL only from a file: index (a local mirror); never a jump from the network to local files.
+              ["http", "https"].contains(url.scheme ?? "") || (url.scheme == "file" && base.isFileURL) else {
             throw .invalidManifest("index.json: \(PackageError.printable(download.url)) is not a usable URL")
         }
         let folder = root + "/downloads"

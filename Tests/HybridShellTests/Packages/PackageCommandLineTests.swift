@@ -35,6 +35,14 @@ import Testing
         #expect(untrusted.status == 6 && untrusted.stderr.contains("not a trusted key"))
         let rollback = try await CommandLineRun.run(["package", "rollback", "demo", "--data-dir", data])
         #expect(rollback.status == 2 && rollback.stderr.contains("no previous version"))
+        // A URL: downloaded, then verified and installed like a file.
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        let zip = try Data(contentsOf: f.path("d1.zip"))
+        server.route("/d1.zip") { _ in .init(status: 200, headers: ["Content-Type": "application/zip"], body: zip) }
+        let fresh = f.path("fresh").path
+        let byURL = try await CommandLineRun.run(["package", "install", server.url("d1.zip"), "--data-dir", fresh, "--trust", key + ".pub"])
+        #expect(byURL.status == 0 && byURL.stdout.hasPrefix("demo 1.0.0 sequence=1"), "\(byURL.stderr)")
         // Usage errors exit 4.
         let usage = try await CommandLineRun.run(["package", "pack", site, "--app-id", "demo"])
         #expect(usage.status == 4)
