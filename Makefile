@@ -7,7 +7,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
 # Runtime and build packages. libgl1-mesa-dri is only a Recommends of WebKitGTK, but without it the
 # web process aborts ("Could not create surfaceless EGL display").
 APT_PACKAGES := libwebkit2gtk-4.1-dev libgtk-3-dev xvfb xauth libgl1-mesa-dri fonts-dejavu-core \
-	nodejs python3 make gcc pkg-config
+	nodejs python3 make gcc pkg-config zlib1g-dev unzip
 # The real test frameworks the page-test fixtures run (pages/vendor/build.sh turns them into browser
 # files): QUnit 1.23, chai, Jasmine 4, and Mocha bundled with esbuild and Debian's browser polyfills.
 APT_PACKAGES += libjs-qunit libjs-chai node-jasmine mocha esbuild node-buffer node-events node-util \

@@ -37,6 +37,8 @@ LAYERS = {
     "Manager": BASE + ["Engine", "Schemes", "Bridge", "Config"],
     "PageTests": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
     "Automation": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
+    # Signed offline packages: files, signatures and a store on disk; no engine.
+    "Packages": BASE + ["Engine"],
     "Kiosk": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
 }
 

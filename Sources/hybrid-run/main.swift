@@ -9,7 +9,8 @@ let errors = OutputLines.standardError
 // `hybrid-run URL` and `hybrid-run test PAGES…` share the first argument, so the command is chosen
 // here rather than by ArgumentParser (whose root positional would swallow "test").
 var arguments = Array(CommandLine.arguments.dropFirst())
-let commands: [String: any ParsableCommand.Type] = ["test": HybridRunTest.self, "ctl": HybridRunCtl.self, "kiosk": HybridRunKiosk.self]
+let commands: [String: any ParsableCommand.Type] = ["test": HybridRunTest.self, "ctl": HybridRunCtl.self, "kiosk": HybridRunKiosk.self,
+                                                     "package": HybridRunPackage.self]
 let commandType: any ParsableCommand.Type
 if let first = arguments.first, let chosen = commands[first] {
     commandType = chosen
@@ -49,6 +50,9 @@ do {
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
             return outcome.status.rawValue
         })
+    case let package as any PackageCommand:
+        // Files and network only: no GLib loop, no GTK.
+        exit(package.execute())
     case let ctl as HybridRunCtl:
         // A blocking client: no GLib loop, no GTK.
         exit(ctl.execute())

@@ -152,7 +152,8 @@ final class FixtureServer: @unchecked Sendable {
         let reasons = [200: "OK", 204: "No Content", 302: "Found", 404: "Not Found", 500: "Internal Server Error"]
         var head = "HTTP/1.1 \(response.status) \(reasons[response.status] ?? "Status")\r\n"
         var headers = response.headers
-        headers["Content-Length"] = String(response.body.count)
+        // A route may announce more than it sends, then close: a connection cut mid-download.
+        headers["Content-Length"] = headers["Content-Length"] ?? String(response.body.count)
         headers["Connection"] = "close"
         headers["Cache-Control"] = headers["Cache-Control"] ?? "no-store"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
