@@ -51,8 +51,10 @@ extension Bridge {
     /// asynchronous handler will answer later (through `heldReply` if given, else a push).
     private func startCall(id: Int, name: String, data: RawJSON, dialect: BridgeDialect, session: BridgeSession,
                            arrived: ContinuousClock.Instant, heldReply: ScriptMessageReply?) -> Result<RawJSON, BridgeError>? {
-        guard let handler = handlers.handler(named: name) else {
-            let error = BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))")
+        let handler: BridgeHandler
+        switch handlers.resolve(name, origin: session.origin) {
+        case .success(let found): handler = found
+        case .failure(let error):
             record(session, name, id, data, arrived, .failure(error))
             return .failure(error)
         }

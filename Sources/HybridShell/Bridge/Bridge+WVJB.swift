@@ -57,7 +57,7 @@ extension Bridge {
             guard let self, let callbackID, let view = self.view, !session.isEnded, self.session === session else { return }
             self.transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: name, id: nil,
                                     size: data.text.utf8.count, latency: ContinuousClock.now - arrived,
-                                    outcome: (try? result.get()).map { _ in "ok" } ?? "error")
+                                    outcome: { if case .failure(let error) = result { return error.code.rawValue } else { return "ok" } }())
             let responseData: String
             switch self.checkedResult(result) {
             case .success(let value): responseData = value.text
@@ -69,9 +69,10 @@ extension Bridge {
                                                         arguments: ["message": .string(response)])
             }
         }
-        guard let handler = handlers.handler(named: name) else {
-            respond(.failure(BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))")))
-            return
+        let handler: BridgeHandler
+        switch handlers.resolve(name, origin: session.origin) {
+        case .success(let found): handler = found
+        case .failure(let error): respond(.failure(error)); return
         }
         let call = BridgeCall(handler: name, dialect: .wvjb, origin: session.origin, url: session.url, sessionID: session.id)
         switch handler {

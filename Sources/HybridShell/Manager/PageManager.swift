@@ -29,6 +29,8 @@ public final class PageManager {
     public var appVersion = HybridShellVersion.current
     /// Writes every page's bridge traffic here when set (`--bridge-log`).
     public var transcript: BridgeTranscript?
+    /// Page-world scripts added to every view made from now on, after the bridge's (module facades).
+    public var userScripts: [UserScript] = []
 
     public private(set) var stack: [Page] = []
     private var nextPageID = 1
@@ -137,6 +139,7 @@ public final class PageManager {
         bridgeConfiguration.injection = injection
         let builtins = BridgeHandlers()
         let bridge = Bridge(view: view, configuration: bridgeConfiguration, handlers: BridgeHandlers(fallbacks: [handlers, builtins]))
+        for script in userScripts { view.addUserScript(script) }
         return ViewPool.Entry(view: view, bridge: bridge, builtins: builtins)
     }
 

@@ -18,6 +18,8 @@ public struct ShellConfiguration: Sendable {
     public var height = 800
     /// Lets the Web Inspector attach to every page.
     public var developerExtras = false
+    /// Built-in native modules and who may use them (`modules`, `[[capability]]`).
+    public var modules = ModuleConfiguration()
 
     public init() {
         defaults = PageSettings()

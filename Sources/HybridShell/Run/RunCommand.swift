@@ -12,6 +12,7 @@ public final class RunCommand {
     private var outcome: RunOutcome?
     private var finish: CheckedContinuation<RunOutcome, Never>?
     private var manager: PageManager?
+    private var modules: ModuleHost?
     private var loadFinished = false
     private var callsFinished = true
     private var failedCall: String?
@@ -31,6 +32,9 @@ public final class RunCommand {
             let manager = try PageManager(configuration: options.shell)
             self.manager = manager
             if let path = options.bridgeLog { manager.transcript = try BridgeTranscript(path: path) }
+            modules = try ModuleHost.builtins(options.shell.modules, manager: manager, openedURL: try options.route.request().url,
+                                              dataDirectory: options.shell.storage.directory)
+            // Mocks replace module handlers of the same name (page tests without real abilities).
             options.mockHandlers?.register(in: manager.handlers)
             manager.onGiveUp = { [weak self] page in
                 guard let self else { return }
