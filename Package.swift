@@ -42,7 +42,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridShellTests",
-            dependencies: ["HybridShell"],
+            dependencies: ["HybridShell", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["README.md"]
         ),
     ],

@@ -30,7 +30,7 @@ public struct Capability: Sendable, Equatable {
         guard let equals = text.lastIndex(of: "="), equals != text.startIndex else {
             throw .invalidArgument("--grant takes ORIGIN=MODULE[,MODULE…], like 'https://*.example.org=storage,system', not \(JSONValue.quoted(text))")
         }
-        let names = text[text.index(after: equals)...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
             throw .invalidArgument("--grant \(JSONValue.quoted(text)) names no module after =")
         }
