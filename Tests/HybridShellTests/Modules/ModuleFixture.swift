@@ -12,7 +12,7 @@ final class ModuleFixture {
 
     init(_ modules: [BuiltinModule] = BuiltinModule.allCases.filter { $0 != .http && $0 != .files },
          grants: (_ other: String) throws -> [Capability] = { _ in [] },
-         dataDirectory: String? = nil, configure: (inout ModuleConfiguration) -> Void = { _ in }) async throws {
+         dataDirectory: String? = nil, opened: String? = nil, configure: (inout ModuleConfiguration) -> Void = { _ in }) async throws {
         app = try await FixtureServer.start()
         other = try await FixtureServer.start()
         var configuration = ShellConfiguration()
@@ -23,7 +23,7 @@ final class ModuleFixture {
         // The other origin has a bridge (as with --allow-origin), so what it may call is up to the capabilities.
         configuration.defaults.allowedOrigins = [try OriginPattern(parsing: other.origin)]
         manager = try PageManager(configuration: configuration)
-        host = try ModuleHost.builtins(configuration.modules, manager: manager, openedURL: app.url("fixtures/modules/index.html"),
+        host = try ModuleHost.builtins(configuration.modules, manager: manager, openedURL: opened ?? app.url("fixtures/modules/index.html"),
                                        dataDirectory: dataDirectory)
     }
 
