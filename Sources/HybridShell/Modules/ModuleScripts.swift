@@ -89,15 +89,8 @@ enum ModuleScripts {
     clearStorage: asyncApi('clearStorage', 'storage.clear', none),
     getStorageInfo: asyncApi('getStorageInfo', 'storage.info', none, same),
     setStorageSync: function (k, data) { callSync('setStorageSync', 'storage.set', { key: k, data: data }); },
-    getStorageSync: function (k) {
-      try {
-        return callSync('getStorageSync', 'storage.get', { key: k }).data;
-      } catch (error) {
-        // WeChat answers an empty string for a key that is not there.
-        if (/data not found$/.test(error.message)) return '';
-        throw error;
-      }
-    },
+    // WeChat answers an empty string for a key that is not there.
+    getStorageSync: function (k) { return callSync('getStorageSync', 'storage.get', { key: k, default: '' }).data; },
     removeStorageSync: function (k) { callSync('removeStorageSync', 'storage.remove', { key: k }); },
     clearStorageSync: function () { callSync('clearStorageSync', 'storage.clear', null); },
     getStorageInfoSync: function () { return callSync('getStorageInfoSync', 'storage.info', null); },

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The `storage` module: persistent key-value storage per app origin (wx.setStorage & co.).
-/// `storage.set {key, data}`, `storage.get {key}` → `{data}`, `storage.remove {key}`,
+/// `storage.set {key, data}`, `storage.get {key, default?}` → `{data}`, `storage.remove {key}`,
 /// `storage.clear`, `storage.info` → `{keys, currentSize, limitSize}` (sizes in KB, as WeChat).
 /// Values are any JSON, kept and returned byte for byte. See docs/modules.md.
 public enum StorageModule {
@@ -47,9 +47,11 @@ public enum StorageModule {
                 return .null
             })
             handlers.registerRaw("storage.get", sync: { data, call in
-                let arguments = try ModuleArguments(data, handler: "storage.get", fields: ["key"])
+                let arguments = try ModuleArguments(data, handler: "storage.get", fields: ["key", "default"])
                 let key = try arguments.string("key", maxLength: StorageStore.maxKeyLength)
                 guard let value = try store().get(origin: call.origin, key: key) else {
+                    // A default answers a missing key without an error (wx.getStorageSync's "").
+                    if let fallback = arguments.members["default"] { return RawJSON(unchecked: #"{"data":"# + fallback.text + "}") }
                     throw BridgeError(.handlerError, "data not found", details: ["reason": "notFound", "key": .string(key)])
                 }
                 return RawJSON(unchecked: #"{"data":"# + value + "}")
