@@ -60,28 +60,28 @@ public final class StorageStore: Sendable {
         let size = key.utf8.count + value.utf8.count
         let quota = self.quota
         try run { db in
-            let old = try Int.fetchOne(db, sql: "SELECT size FROM storage_item WHERE origin = ? AND key = ?", arguments: [origin, key]) ?? 0
-            let used = try Int.fetchOne(db, sql: "SELECT bytes FROM storage_usage WHERE origin = ?", arguments: [origin]) ?? 0
+            let old = try Int.fetchOne(db.cachedStatement(sql: "SELECT size FROM storage_item WHERE origin = ? AND key = ?"), arguments: [origin, key]) ?? 0
+            let used = try Int.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM storage_usage WHERE origin = ?"), arguments: [origin]) ?? 0
             let total = used - old + size
             if total > quota, size > old {
                 throw BridgeError(.handlerError, "exceed storage max size: \(origin) would use \(total) bytes; the quota is \(quota)",
                                   details: ["reason": "quota", "used": .number(Double(used)), "quota": .number(Double(quota))])
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO storage_item (origin, key, value, size) VALUES (?, ?, ?, ?)",
-                           arguments: [origin, key, value, size])
-            try db.execute(sql: "INSERT OR REPLACE INTO storage_usage (origin, bytes) VALUES (?, ?)", arguments: [origin, total])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO storage_item (origin, key, value, size) VALUES (?, ?, ?, ?)")
+                           .execute(arguments: [origin, key, value, size])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO storage_usage (origin, bytes) VALUES (?, ?)").execute(arguments: [origin, total])
         }
     }
 
     public func get(origin: String, key: String) throws(BridgeError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM storage_item WHERE origin = ? AND key = ?", arguments: [origin, key]) }
+        try read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM storage_item WHERE origin = ? AND key = ?"), arguments: [origin, key]) }
     }
 
     /// Whether the key existed.
     @discardableResult
     public func remove(origin: String, key: String) throws(BridgeError) -> Bool {
         try run { db in
-            guard let old = try Int.fetchOne(db, sql: "SELECT size FROM storage_item WHERE origin = ? AND key = ?", arguments: [origin, key]) else { return false }
+            guard let old = try Int.fetchOne(db.cachedStatement(sql: "SELECT size FROM storage_item WHERE origin = ? AND key = ?"), arguments: [origin, key]) else { return false }
             try db.execute(sql: "DELETE FROM storage_item WHERE origin = ? AND key = ?", arguments: [origin, key])
             try db.execute(sql: "UPDATE storage_usage SET bytes = bytes - ? WHERE origin = ?", arguments: [old, origin])
             return true
@@ -98,15 +98,23 @@ public final class StorageStore: Sendable {
     /// The origin's keys (sorted) and the bytes they use.
     public func info(origin: String) throws(BridgeError) -> (keys: [String], bytes: Int) {
         try read { db in
-            let keys = try String.fetchAll(db, sql: "SELECT key FROM storage_item WHERE origin = ? ORDER BY key", arguments: [origin])
-            let bytes = try Int.fetchOne(db, sql: "SELECT bytes FROM storage_usage WHERE origin = ?", arguments: [origin]) ?? 0
+            let keys = try String.fetchAll(db.cachedStatement(sql: "SELECT key FROM storage_item WHERE origin = ? ORDER BY key"), arguments: [origin])
+            let bytes = try Int.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM storage_usage WHERE origin = ?"), arguments: [origin]) ?? 0
             return (keys, bytes)
         }
     }
 
+    /// One immediate transaction: all of `body` or nothing.
     private func run<T>(_ body: (Database) throws -> T) throws(BridgeError) -> T {
         do {
-            return try queue.write(body)
+            return try queue.inDatabase { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
         } catch let error as BridgeError {
             throw error
         } catch {
@@ -116,7 +124,9 @@ public final class StorageStore: Sendable {
 
     private func read<T>(_ body: (Database) throws -> T) throws(BridgeError) -> T {
         do {
-            return try queue.read(body)
+            // Each read is one statement, atomic on its own: no transaction around it (GRDB's
+            // `read` adds statements of its own, which doubled the cost of a get).
+            return try queue.inDatabase(body)
         } catch {
             throw StorageStore.describe(error, path: path)
         }
