@@ -220,8 +220,21 @@ declare namespace HybridShell {
     call(name: 'clipboard.set', data: { data: string }, options?: CallOptions): Promise<null>;
     call(name: 'ui.showToast', data: { title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }, options?: CallOptions): Promise<null>;
     call(name: 'ui.showModal', data: ModalOptions, options?: CallOptions): Promise<{ confirm: boolean; cancel: boolean }>;
+    call<T = any>(name: 'http.request', data: HttpRequest, options?: CallOptions): Promise<HttpResponse<T>>;
     on(event: 'system.networkStatusChange', listener: (status: NetworkStatus) => void): void;
   }
+
+  interface HttpRequest {
+    url: string;
+    method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
+    headers?: Record<string, string>;
+    /** A string is sent as it is; anything else as JSON. */
+    data?: unknown;
+    /** Milliseconds, 1…120000 (default 30000). */
+    timeout?: number;
+    responseType?: 'json' | 'text';
+  }
+  interface HttpResponse<T = any> { statusCode: number; headers: Record<string, string>; data: T; }
 
   /** What success/complete get: the result plus `errMsg` ("setStorage:ok"). */
   type WxResult<T = {}> = T & { errMsg: string };
@@ -258,6 +271,8 @@ declare namespace HybridShell {
     getSystemInfoSync(): SystemInfo;
     getNetworkType: WxApi<{}, { networkType: NetworkStatus['networkType']; isConnected: boolean }>;
     onNetworkStatusChange(callback: (status: { isConnected: boolean; networkType: NetworkStatus['networkType'] }) => void): void;
+    request: WxApi<{ url: string; method?: HttpRequest['method']; header?: Record<string, string>; data?: unknown; timeout?: number; dataType?: 'json' | 'text' },
+      { data: any; statusCode: number; header: Record<string, string> }>;
     setClipboardData: WxApi<{ data: string }>;
     getClipboardData: WxApi<{}, { data: string }>;
     showToast: WxApi<{ title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }>;

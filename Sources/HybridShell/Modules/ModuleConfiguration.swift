@@ -17,6 +17,8 @@ public struct ModuleConfiguration: Sendable, Equatable {
     public var fileChoice: String?
     /// How `ui.showModal` is answered headless: confirm (true) or cancel (false).
     public var modalConfirms = true
+    /// Origins `http.request` may reach (`http_allow`); none by default.
+    public var httpAllow: [OriginPattern] = []
 
     public init() {}
 
@@ -59,12 +61,15 @@ extension ModuleConfiguration {
                                                          deny: Set(try table.strings("deny") ?? [])))
         }
         if let settings = try reader.table("module_settings") {
-            try settings.rejectUnknownKeys(["storage_quota_kb", "network", "clipboard_text", "file_choice", "modal_confirms"])
+            try settings.rejectUnknownKeys(["storage_quota_kb", "network", "clipboard_text", "file_choice", "modal_confirms", "http_allow"])
             if let quota = try settings.int("storage_quota_kb", in: 1...1_048_576) { configuration.storageQuota = quota * 1024 }
             configuration.networkOverride = try settings.choice("network", NetworkStatus.allCases.map(\.rawValue)).flatMap(NetworkStatus.init(rawValue:))
             configuration.clipboardText = try settings.string("clipboard_text") ?? ""
             configuration.fileChoice = try settings.string("file_choice")
             configuration.modalConfirms = try settings.bool("modal_confirms") ?? true
+            for pattern in try settings.strings("http_allow") ?? [] {
+                do { configuration.httpAllow.append(try OriginPattern(parsing: pattern)) } catch { throw settings.error("http_allow", error.description) }
+            }
         }
         return configuration
     }

@@ -67,10 +67,12 @@ extension ModuleHost {
                 host.register(ClipboardModule.module(headless: headless, initialText: configuration.clipboardText))
             case .ui:
                 host.register(UIModule.module(modalConfirms: configuration.modalConfirms))
-            case .http, .files:
-                // TODO(issue 15): http and files need hybrid-file:// URLs for large bodies (the
-                // scheme work of another branch); until then they are refused here, not faked.
-                throw .invalidArgument("the \(module.rawValue) module is not available in this build yet (available: storage, navigation, system, clipboard, ui)")
+            case .http:
+                host.register(HTTPModule.module(allowed: configuration.httpAllow))
+            case .files:
+                // TODO(issue 15): files needs hybrid-file:// URLs to hand a picked file to the page (the
+                // scheme work of another branch); until then it is refused here, not faked.
+                throw .invalidArgument("the files module is not available in this build yet (available: storage, navigation, system, clipboard, http, ui)")
             }
         }
         if !configuration.enabled.isEmpty {

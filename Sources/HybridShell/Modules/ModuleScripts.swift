@@ -111,6 +111,14 @@ enum ModuleScripts {
       });
     },
 
+    // WeChat names headers `header`, both ways.
+    request: asyncApi('request', 'http.request', function (o) {
+      const picked = pick(['url', 'method', 'data', 'timeout'])(o);
+      if (o.header !== undefined) picked.headers = o.header;
+      if (o.dataType === 'text') picked.responseType = 'text';
+      return picked;
+    }, function (value) { return { data: value.data, statusCode: value.statusCode, header: value.headers }; }),
+
     setClipboardData: asyncApi('setClipboardData', 'clipboard.set', pick(['data'])),
     getClipboardData: asyncApi('getClipboardData', 'clipboard.get', none, function (value) { return { data: value.data }; }),
 
