@@ -190,7 +190,7 @@ interface DocumentEventMap {
 // the interfaces above.
 declare namespace HybridShell {
   /** `details.reason` of module errors that are not argument errors. */
-  type ModuleErrorReason = 'notFound' | 'quota' | 'corrupt' | 'locked' | 'full' | 'io' | 'unknownRoute' | 'urlNotAllowed' | 'noPage' | 'openFailed';
+  type ModuleErrorReason = 'notFound' | 'quota' | 'corrupt' | 'locked' | 'full' | 'io' | 'unknownRoute' | 'urlNotAllowed' | 'noPage' | 'openFailed' | 'network' | 'timeout' | 'tooLarge' | 'cancelled';
 
   interface StorageInfo { keys: string[]; currentSize: number; limitSize: number; }
   interface NetworkStatus { isConnected: boolean; networkType: 'none' | 'unknown'; connectivity: 'none' | 'local' | 'limited' | 'portal' | 'full'; source: string; }
@@ -221,6 +221,8 @@ declare namespace HybridShell {
     call(name: 'ui.showToast', data: { title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }, options?: CallOptions): Promise<null>;
     call(name: 'ui.showModal', data: ModalOptions, options?: CallOptions): Promise<{ confirm: boolean; cancel: boolean }>;
     call<T = any>(name: 'http.request', data: HttpRequest, options?: CallOptions): Promise<HttpResponse<T>>;
+    call(name: 'files.choose', data?: { title?: string }, options?: CallOptions): Promise<{ path: string; name: string; size: number }>;
+    call(name: 'files.save', data: { name: string; data: string; encoding?: 'utf8' | 'base64' }, options?: CallOptions): Promise<{ path: string; size: number }>;
     on(event: 'system.networkStatusChange', listener: (status: NetworkStatus) => void): void;
   }
 
@@ -273,6 +275,7 @@ declare namespace HybridShell {
     onNetworkStatusChange(callback: (status: { isConnected: boolean; networkType: NetworkStatus['networkType'] }) => void): void;
     request: WxApi<{ url: string; method?: HttpRequest['method']; header?: Record<string, string>; data?: unknown; timeout?: number; dataType?: 'json' | 'text' },
       { data: any; statusCode: number; header: Record<string, string> }>;
+    chooseImage: WxApi<{}, { tempFilePaths: string[]; tempFiles: Array<{ path: string; size: number }> }>;
     setClipboardData: WxApi<{ data: string }>;
     getClipboardData: WxApi<{}, { data: string }>;
     showToast: WxApi<{ title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }>;

@@ -131,7 +131,7 @@ struct HybridRun: ParsableCommand {
     var allowOrigin: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
-        "Enable built-in native modules (comma-separated, repeatable): storage, navigation, system, clipboard, http, ui. Example: --modules storage,system,navigation",
+        "Enable built-in native modules (comma-separated, repeatable): storage, navigation, system, clipboard, http, files, ui. Example: --modules storage,system,navigation",
         valueName: "names"))
     var modules: [String] = []
 

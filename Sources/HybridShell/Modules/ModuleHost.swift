@@ -70,9 +70,9 @@ extension ModuleHost {
             case .http:
                 host.register(HTTPModule.module(allowed: configuration.httpAllow))
             case .files:
-                // TODO(issue 15): files needs hybrid-file:// URLs to hand a picked file to the page (the
-                // scheme work of another branch); until then it is refused here, not faked.
-                throw .invalidArgument("the files module is not available in this build yet (available: storage, navigation, system, clipboard, http, ui)")
+                let directory = dataDirectory.map { ($0 as NSString).appendingPathComponent("files") }
+                    ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("hybridshell-files-\(ProcessInfo.processInfo.processIdentifier)")
+                host.register(FilesModule.module(headless: headless, choice: configuration.fileChoice, directory: directory))
             }
         }
         if !configuration.enabled.isEmpty {

@@ -9,7 +9,6 @@ struct ModuleCommandLineTests {
         (["--grant", "https://*.example.org"], "--grant takes ORIGIN=MODULE"),
         (["--grant", "https://*.example.org=storage,camera"], "--grant: unknown module \"camera\""),
         (["--grant", "example.org=storage"], "origin pattern \"example.org\" needs a scheme"),
-        (["--modules", "files"], "the files module is not available in this build yet"),
     ])
     func badModuleFlagsAreUsageErrors(flags: [String], message: String) async throws {
         let run = try await CommandLineRun.run(["--url", "pages/fixtures/modules/second.html", "--exit-after", "load"] + flags)

@@ -10,7 +10,7 @@ final class ModuleFixture {
     let manager: PageManager
     let host: ModuleHost
 
-    init(_ modules: [BuiltinModule] = BuiltinModule.allCases.filter { $0 != .http && $0 != .files },
+    init(_ modules: [BuiltinModule] = BuiltinModule.allCases,
          grants: (_ other: String) throws -> [Capability] = { _ in [] },
          dataDirectory: String? = nil, opened: String? = nil, configure: (inout ModuleConfiguration) -> Void = { _ in }) async throws {
         app = try await FixtureServer.start()

@@ -115,6 +115,11 @@
       return picked;
     }, function (value) { return { data: value.data, statusCode: value.statusCode, header: value.headers }; }),
 
+    // The chosen file as WeChat's chooseImage reports it (one file).
+    chooseImage: asyncApi('chooseImage', 'files.choose', none, function (value) {
+      return { tempFilePaths: [value.path], tempFiles: [{ path: value.path, size: value.size }] };
+    }),
+
     setClipboardData: asyncApi('setClipboardData', 'clipboard.set', pick(['data'])),
     getClipboardData: asyncApi('getClipboardData', 'clipboard.get', none, function (value) { return { data: value.data }; }),
 
