@@ -16,6 +16,15 @@ struct ModuleCommandLineTests {
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 
+    @Test func moduleHandlersCanBeMockedForPageTests() async throws {
+        let run = try await CommandLineRun.run(["--url", "pages/fixtures/modules/mocked.html", "--modules", "storage,system,clipboard",
+                                                "--handlers", "pages/fixtures/modules/mocks.json", "--exit-after", "close", "--timeout", "30"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.stdoutLines.first { $0.contains("MOCKED ") })
+        let seen = try JSONValue(parsing: String(line[line.range(of: "MOCKED ")!.upperBound...]))
+        #expect(seen == ["storage": "mocked value", "network": "none", "clipboard": "getClipboardData:fail clipboard unavailable", "real": 0])
+    }
+
     @Test func storageWrittenUntilKill9IsIntactOnTheNextRun() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("modules-kill-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
