@@ -60,8 +60,13 @@ public final class StorageStore: Sendable {
         let size = key.utf8.count + value.utf8.count
         let quota = self.quota
         try run { db in
-            let old = try Int.fetchOne(db.cachedStatement(sql: "SELECT size FROM storage_item WHERE origin = ? AND key = ?"), arguments: [origin, key]) ?? 0
-            let used = try Int.fetchOne(db.cachedStatement(sql: "SELECT bytes FROM storage_usage WHERE origin = ?"), arguments: [origin]) ?? 0
+            // One statement for both sizes: a set is three statements in one transaction.
+            let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT (SELECT size FROM storage_item WHERE origin = ?1 AND key = ?2),
+                       (SELECT bytes FROM storage_usage WHERE origin = ?1)
+                """), arguments: [origin, key])
+            let old: Int = row?[0] ?? 0
+            let used: Int = row?[1] ?? 0
             let total = used - old + size
             if total > quota, size > old {
                 throw BridgeError(.handlerError, "exceed storage max size: \(origin) would use \(total) bytes; the quota is \(quota)",
