@@ -66,7 +66,7 @@ extension ModuleHost {
             case .clipboard:
                 host.register(ClipboardModule.module(headless: headless, initialText: configuration.clipboardText))
             case .ui:
-                host.register(UIModule.module(modalConfirms: configuration.modalConfirms))
+                host.register(UIModule.module(host: host, headless: headless, modalConfirms: configuration.modalConfirms))
             case .http:
                 host.register(HTTPModule.module(allowed: configuration.httpAllow))
             case .files:
