@@ -18,6 +18,9 @@ enum NativeDialogs {
         gtk_container_add(hs_container(gtk_dialog_get_content_area(asDialog)), label)
         if let cancelText { _ = gtk_dialog_add_button(asDialog, cancelText, GTK_RESPONSE_CANCEL.rawValue) }
         _ = gtk_dialog_add_button(asDialog, confirmText, GTK_RESPONSE_OK.rawValue)
+        // Return confirms, as in WeChat's modal; Escape (or closing the window) cancels.
+        gtk_dialog_set_default_response(asDialog, GTK_RESPONSE_OK.rawValue)
+        if let ok = gtk_dialog_get_widget_for_response(asDialog, GTK_RESPONSE_OK.rawValue) { gtk_widget_grab_focus(ok) }
         gtk_widget_show_all(dialog)
         return await withCheckedContinuation { continuation in
             var connection: SignalConnection?
