@@ -8,6 +8,7 @@ struct ModuleBehaviourTests {
     @Test func navigationPushesReplacesAndPopsPagesOnTheManagersStack() async throws {
         let fixture = try await ModuleFixture([.navigation])
         let first = try await fixture.openApp()
+        let firstLifecycle = LifecycleRecorder(first)
         let pushed = Handoff<Bool>()
         let opened = try await first.run("return await new Promise(r => wx.navigateTo({ url: 'second.html', success: r, fail: r }))")
         #expect(opened["errMsg"] == "navigateTo:ok", "\(opened)")
@@ -35,12 +36,14 @@ struct ModuleBehaviourTests {
         try await secondLifecycle.wait(.unload)
         #expect(fixture.manager.stack.count == 1)
         #expect(fixture.manager.top === first)
+        try await firstLifecycle.wait(.show)
+        #expect(firstLifecycle.events.contains(.hide), "the pushed page hid the first one: \(firstLifecycle.events)")
         let alone = try await first.hybridCall("navigation.back")
         #expect(alone["error"]?["details"]?["reason"] == "noPage")
         await fixture.close()
     }
 
-    @Test func aLocalAppCannotOpenARouteThatIsNotThere() async throws {
+    @Test func localRoutesAreCheckedAndRedirectReplacesTheCaller() async throws {
         let fixture = try await ModuleFixture([.navigation], opened: Fixtures.pageURL("modules/index.html"))
         let page = try await fixture.open(Fixtures.pageURL("modules/index.html"))
         let unknown = try await page.hybridCall("navigation.open", ["url": "no-such-page.html"])
@@ -50,6 +53,14 @@ struct ModuleBehaviourTests {
         #expect(wx.stringValue?.hasPrefix(#"navigateTo:fail unknown route "missing.html""#) == true, "\(wx)")
         #expect(try await page.hybridCall("navigation.open", ["url": "second.html"])["ok"]?["pageId"] != nil)
         #expect(fixture.manager.stack.count == 2)
+        // wx.redirectTo: the caller's page is replaced by the new one.
+        let pageLifecycle = LifecycleRecorder(page)
+        let replaced = try await page.run("return await wx.redirectTo({ url: 'index.html?replaced' })")
+        #expect(replaced["errMsg"] == "redirectTo:ok")
+        try await pageLifecycle.wait(.unload)
+        #expect(fixture.manager.stack.count == 2)
+        #expect(!fixture.manager.stack.contains { $0 === page })
+        #expect(fixture.manager.top?.url.hasSuffix("modules/index.html?replaced") == true)
         await fixture.close()
     }
 
