@@ -18,10 +18,14 @@ APT_PACKAGES += webkit2gtk-driver python3-selenium
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run test deps build release bench bridge-js vendor structure clean webdriver-test
+.PHONY: run demo-modules test deps build release bench bridge-js vendor structure clean webdriver-test
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
+
+# The native-modules demo (docs/modules.md), walked through headless; keeps its storage in .demo-data.
+demo-modules: deps build
+	$(XVFB) .build/debug/hybrid-run --url 'pages/demo/modules.html?tour' --modules storage,navigation,system --data-dir .demo-data --exit-after close --timeout 30
 
 test: deps build vendor bridge-js structure
 	@before=$$(pgrep -x WebKitWebProces | sort); \
@@ -65,6 +69,7 @@ structure:
 
 bridge-js:
 	node bridge-js/tools/embed.mjs --check
+	node bridge-js/tools/embed-modules.mjs --check
 	node --test bridge-js/test/
 
 bench: deps release vendor

@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,6 +30,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
@@ -46,7 +48,7 @@ let package = Package(
             name: "HybridShellTests",
             // The CLI target too: its commands, reporters and exit statuses are tested with
             // `@testable import hybrid_run`.
-            dependencies: ["HybridShell", "hybrid-run"],
+            dependencies: ["HybridShell", "hybrid-run", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["README.md"]
         ),
     ],

@@ -18,7 +18,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBRARY = os.path.join(ROOT, "Sources", "HybridShell")
 MAX_LINES = 300
-GENERATED = {"Sources/HybridShell/Bridge/BridgeScripts.swift", "Sources/HybridShell/Engine/EngineScripts.swift"}
+GENERATED = {"Sources/HybridShell/Bridge/BridgeScripts.swift", "Sources/HybridShell/Engine/EngineScripts.swift",
+             "Sources/HybridShell/Modules/ModuleScripts.swift"}
 
 # Each folder of the library and the folders whose types it may use. Interop and Engine are one layer
 # split at the C boundary: Interop translates WebKit's C callbacks into Engine's domain values
@@ -39,6 +40,8 @@ LAYERS = {
     "Automation": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
     # Signed offline packages: files, signatures and a store on disk; no engine.
     "Packages": BASE + ["Engine"],
+    # Native API modules: handlers over the bridge, wired to the page manager's stack.
+    "Modules": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
     "Kiosk": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
 }
 

@@ -185,3 +185,101 @@ interface DocumentEventMap {
   /** v4: dispatched on document when the bridge is installed. */
   WebViewJavascriptBridgeReady: Event & { bridge: HybridShell.WebViewJavascriptBridge };
 }
+
+// Native modules (docs/modules.md): typed `hybrid.call` overloads for the built-in handlers and
+// the `wx.*` functions of bridge-js/src/modules/wx-modules.js. Declaration merging adds them to
+// the interfaces above.
+declare namespace HybridShell {
+  /** `details.reason` of module errors that are not argument errors. */
+  type ModuleErrorReason = 'notFound' | 'quota' | 'corrupt' | 'locked' | 'full' | 'io' | 'unknownRoute' | 'urlNotAllowed' | 'noPage' | 'openFailed' | 'network' | 'timeout' | 'tooLarge' | 'cancelled';
+
+  interface StorageInfo { keys: string[]; currentSize: number; limitSize: number; }
+  interface NetworkStatus { isConnected: boolean; networkType: 'none' | 'unknown'; connectivity: 'none' | 'local' | 'limited' | 'portal' | 'full'; source: string; }
+  interface ScreenInfo { screenWidth: number; screenHeight: number; pixelRatio: number; windowWidth: number; windowHeight: number; windowMode: 'window' | 'headless'; }
+  interface LocaleInfo { language: string; languages: string[]; timeZone: string; }
+  interface SystemInfo extends ScreenInfo, LocaleInfo {
+    os: 'Linux'; osVersion: string; platform: 'linux'; engine: 'WebKitGTK'; engineVersion: string; userAgent: string;
+    appName: string; appVersion: string; shell: 'HybridShell'; shellVersion: string; network: NetworkStatus;
+  }
+  interface PageInfo { id: number; url: string; title: string | null; isCaller: boolean; }
+  interface ModalOptions { title?: string; content: string; showCancel?: boolean; confirmText?: string; cancelText?: string; }
+
+  interface Hybrid {
+    call(name: 'storage.set', data: { key: string; data: unknown }, options?: CallOptions): Promise<null>;
+    call<T = any>(name: 'storage.get', data: { key: string }, options?: CallOptions): Promise<{ data: T }>;
+    call(name: 'storage.remove', data: { key: string }, options?: CallOptions): Promise<null>;
+    call(name: 'storage.clear' | 'clipboard.get' | 'navigation.close', data?: null, options?: CallOptions): Promise<any>;
+    call(name: 'storage.info', data?: null, options?: CallOptions): Promise<StorageInfo>;
+    call(name: 'navigation.open' | 'navigation.replace', data: { url: string }, options?: CallOptions): Promise<{ pageId: number; url: string }>;
+    call(name: 'navigation.back', data?: { delta?: number }, options?: CallOptions): Promise<{ closed: number }>;
+    call(name: 'navigation.setTitle', data: { title: string }, options?: CallOptions): Promise<null>;
+    call(name: 'navigation.pages', data?: null, options?: CallOptions): Promise<PageInfo[]>;
+    call(name: 'system.info', data?: null, options?: CallOptions): Promise<SystemInfo>;
+    call(name: 'system.locale', data?: null, options?: CallOptions): Promise<LocaleInfo>;
+    call(name: 'system.screen', data?: null, options?: CallOptions): Promise<ScreenInfo>;
+    call(name: 'system.network', data?: null, options?: CallOptions): Promise<NetworkStatus>;
+    call(name: 'clipboard.set', data: { data: string }, options?: CallOptions): Promise<null>;
+    call(name: 'ui.showToast', data: { title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }, options?: CallOptions): Promise<null>;
+    call(name: 'ui.showModal', data: ModalOptions, options?: CallOptions): Promise<{ confirm: boolean; cancel: boolean }>;
+    call<T = any>(name: 'http.request', data: HttpRequest, options?: CallOptions): Promise<HttpResponse<T>>;
+    call(name: 'files.choose', data?: { title?: string }, options?: CallOptions): Promise<{ path: string; name: string; size: number }>;
+    call(name: 'files.save', data: { name: string; data: string; encoding?: 'utf8' | 'base64' }, options?: CallOptions): Promise<{ path: string; size: number }>;
+    on(event: 'system.networkStatusChange', listener: (status: NetworkStatus) => void): void;
+  }
+
+  interface HttpRequest {
+    url: string;
+    method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
+    headers?: Record<string, string>;
+    /** A string is sent as it is; anything else as JSON. */
+    data?: unknown;
+    /** Milliseconds, 1…120000 (default 30000). */
+    timeout?: number;
+    responseType?: 'json' | 'text';
+  }
+  interface HttpResponse<T = any> { statusCode: number; headers: Record<string, string>; data: T; }
+
+  /** What success/complete get: the result plus `errMsg` ("setStorage:ok"). */
+  type WxResult<T = {}> = T & { errMsg: string };
+  /** What fail/complete get on failure: `errMsg` is "<api>:fail <reason>". */
+  interface WxFailure { errMsg: string; errCode: ErrorCode; details: unknown; }
+  /** WeChat's callback options; without success/fail/complete the function returns a Promise. */
+  type WxOptions<A, T = {}> = A & {
+    success?: (result: WxResult<T>) => void;
+    fail?: (failure: WxFailure) => void;
+    complete?: (result: WxResult<T> | WxFailure) => void;
+  };
+  type WxApi<A, T = {}> = {
+    (options: WxOptions<A, T> & ({ success: any } | { fail: any } | { complete: any })): void;
+    (options?: A): Promise<WxResult<T>>;
+  };
+
+  interface Wx {
+    setStorage: WxApi<{ key: string; data: unknown }>;
+    getStorage: WxApi<{ key: string }, { data: any }>;
+    removeStorage: WxApi<{ key: string }>;
+    clearStorage: WxApi<{}>;
+    getStorageInfo: WxApi<{}, StorageInfo>;
+    setStorageSync(key: string, data: unknown): void;
+    /** '' when the key is not there, as WeChat. */
+    getStorageSync(key: string): any;
+    removeStorageSync(key: string): void;
+    clearStorageSync(): void;
+    getStorageInfoSync(): StorageInfo;
+    navigateTo: WxApi<{ url: string }, { pageId: number; url: string }>;
+    redirectTo: WxApi<{ url: string }, { pageId: number; url: string }>;
+    navigateBack: WxApi<{ delta?: number }, { closed: number }>;
+    setNavigationBarTitle: WxApi<{ title: string }>;
+    getSystemInfo: WxApi<{}, SystemInfo>;
+    getSystemInfoSync(): SystemInfo;
+    getNetworkType: WxApi<{}, { networkType: NetworkStatus['networkType']; isConnected: boolean }>;
+    onNetworkStatusChange(callback: (status: { isConnected: boolean; networkType: NetworkStatus['networkType'] }) => void): void;
+    request: WxApi<{ url: string; method?: HttpRequest['method']; header?: Record<string, string>; data?: unknown; timeout?: number; dataType?: 'json' | 'text' },
+      { data: any; statusCode: number; header: Record<string, string> }>;
+    chooseImage: WxApi<{}, { tempFilePaths: string[]; tempFiles: Array<{ path: string; size: number }> }>;
+    setClipboardData: WxApi<{ data: string }>;
+    getClipboardData: WxApi<{}, { data: string }>;
+    showToast: WxApi<{ title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }>;
+    showModal: WxApi<ModalOptions, { confirm: boolean; cancel: boolean }>;
+  }
+}

@@ -136,6 +136,16 @@ struct HybridRun: ParsableCommand {
     var dirHandler: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
+        "Enable built-in native modules (comma-separated, repeatable): storage, navigation, system, clipboard, http, files, ui. Example: --modules storage,system,navigation",
+        valueName: "names"))
+    var modules: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Let documents of an origin use modules or single handlers (repeatable; the opened page's origin has every enabled module). Example: --grant 'https://*.example.org=storage,system'",
+        valueName: "origin=modules"))
+    var grant: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
         "When the bridge scripts are added: document-start (default) or after-load (legacy pages bootstrap themselves). Example: --inject after-load",
         valueName: "when"), completion: .list(BridgeConfiguration.Injection.allValueStrings))
     var inject: String?
@@ -172,6 +182,18 @@ struct HybridRun: ParsableCommand {
         if let inject { overrides.injection = try BridgeConfiguration.Injection.parse(inject, setting: "--inject") }
         if !allowOrigin.isEmpty {
             overrides.allowedOrigins = (shell.defaults.allowedOrigins ?? []) + (try allowOrigin.map { try OriginPattern(parsing: $0) })
+        }
+        if !modules.isEmpty {
+            shell.modules.enabled = try BuiltinModule.parseList(modules.flatMap { $0.split(separator: ",").map(String.init) }, what: "--modules")
+        }
+        let grants = try grant.map { try Capability(grant: $0) }
+        for capability in grants {
+            _ = try BuiltinModule.parseList(capability.modules.sorted() + capability.handlers.sorted().map { String($0.prefix { $0 != "." }) },
+                                            what: "--grant")
+        }
+        shell.modules.capabilities += grants
+        if !grants.isEmpty {
+            overrides.allowedOrigins = (overrides.allowedOrigins ?? shell.defaults.allowedOrigins ?? []) + grants.flatMap(\.origins)
         }
         shell.defaults = shell.defaults.overridden(by: overrides)
         for mount in dirHandler {

@@ -37,8 +37,12 @@ extension Bridge {
             responder.answer(.prompt(DSBridgeAnswer.text(builtin)))
             return true
         }
-        guard let handler = handlers.handler(named: method) else {
-            responder.answer(.prompt(DSBridgeAnswer.failure(BridgeError(.notFound, "no native handler named \(JSONValue.quoted(method))"))))
+        let handler: BridgeHandler
+        switch handlers.resolve(method, origin: session.origin) {
+        case .success(let found): handler = found
+        case .failure(let error):
+            recordDSBridge(session, method, data, arrived, .failure(error))
+            responder.answer(.prompt(DSBridgeAnswer.failure(error)))
             return true
         }
         let call = BridgeCall(handler: method, dialect: .dsbridge, origin: session.origin, url: session.url, sessionID: session.id)

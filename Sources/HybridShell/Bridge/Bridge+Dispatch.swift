@@ -106,8 +106,10 @@ extension Bridge {
             record(session, name, id, data, arrived, builtin)
             return builtin
         }
-        guard let handler = handlers.handler(named: name) else {
-            let error = BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))")
+        let handler: BridgeHandler
+        switch handlers.resolve(name, origin: session.origin) {
+        case .success(let found): handler = found
+        case .failure(let error):
             record(session, name, id, data, arrived, .failure(error))
             return .failure(error)
         }

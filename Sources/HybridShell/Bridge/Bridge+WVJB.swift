@@ -97,9 +97,10 @@ extension Bridge {
             respond(.failure(BridgeError(.invalidMessage, "a WebViewJavascriptBridge message needs a handlerName string")))
             return
         }
-        guard let handler = handlers.handler(named: name) else {
-            respond(.failure(BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))")))
-            return
+        let handler: BridgeHandler
+        switch handlers.resolve(name, origin: session.origin) {
+        case .success(let found): handler = found
+        case .failure(let error): respond(.failure(error)); return
         }
         let call = BridgeCall(handler: name, dialect: .wvjb, origin: session.origin, url: session.url, sessionID: session.id)
         let input = data

@@ -12,6 +12,11 @@ public final class BridgeHandlers {
     /// the application's, then to the built-ins).
     public var fallbacks: [BridgeHandlers]
 
+    /// Asked before a handler runs, in every dialect, whether a document of `origin` may call
+    /// `name`; a returned error (DENIED) is the caller's answer and the handler does not run.
+    /// Consulted on this registry and on its fallbacks (see ``CapabilityPolicy``).
+    public var authorize: ((_ name: String, _ origin: String) -> BridgeError?)?
+
     public init(fallbacks: [BridgeHandlers] = []) {
         self.fallbacks = fallbacks
     }
@@ -85,5 +90,20 @@ public final class BridgeHandlers {
             if let handler = fallback.handler(named: name) { return handler }
         }
         return nil
+    }
+
+    /// The handler `name` for a caller of `origin`: DENIED when an ``authorize`` refuses,
+    /// NOT_FOUND when there is none.
+    func resolve(_ name: String, origin: String) -> Result<BridgeHandler, BridgeError> {
+        if let refusal = refusal(name, origin: origin) { return .failure(refusal) }
+        guard let handler = handler(named: name) else {
+            return .failure(BridgeError(.notFound, "no native handler named \(JSONValue.quoted(name))"))
+        }
+        return .success(handler)
+    }
+
+    private func refusal(_ name: String, origin: String) -> BridgeError? {
+        if let refusal = authorize?(name, origin) { return refusal }
+        return fallbacks.lazy.compactMap { $0.refusal(name, origin: origin) }.first
     }
 }

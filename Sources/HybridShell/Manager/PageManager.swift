@@ -29,6 +29,8 @@ public final class PageManager {
     public var appVersion = HybridShellVersion.current
     /// Writes every page's bridge traffic here when set (`--bridge-log`).
     public var transcript: BridgeTranscript?
+    /// Page-world scripts added to every view made from now on, after the bridge's (module facades).
+    public var userScripts: [UserScript] = []
 
     public private(set) var stack: [Page] = []
     private var nextPageID = 1
@@ -136,6 +138,7 @@ public final class PageManager {
         bridgeConfiguration.injection = injection
         let entry = try ViewPool.Entry.make(view: configuration, context: context, bridge: bridgeConfiguration, handlers: [handlers])
         if firstView == nil { firstView = entry.view }
+        for script in userScripts { entry.view.addUserScript(script) }
         return entry
     }
 

@@ -12,7 +12,7 @@ extension ShellConfiguration {
     }
 
     public static func read(_ reader: ConfigReader, extraSections: Set<String> = []) throws(ShellError) -> ShellConfiguration {
-        try reader.rejectUnknownKeys(globalKeys.union(pageKeys).union(extraSections))
+        try reader.rejectUnknownKeys(globalKeys.union(pageKeys).union(ModuleConfiguration.keys).union(extraSections))
         var configuration = ShellConfiguration()
         configuration.defaults = configuration.defaults.overridden(by: try pageSettings(reader))
         configuration.poolSize = try reader.int("pool", in: ShellConfiguration.poolSizes) ?? configuration.poolSize
@@ -22,6 +22,8 @@ extension ShellConfiguration {
             configuration.storage = .persistent(directory: directory)
         }
         configuration.sharedProcess = try reader.bool("shared_process") ?? false
+        configuration.modules = try ModuleConfiguration.read(reader)
+        configuration.defaults.allowedOrigins = (configuration.defaults.allowedOrigins ?? []) + configuration.modules.grantedOrigins
         if let recovery = try reader.table("crash_recovery") {
             try recovery.rejectUnknownKeys(["max_reloads", "window"])
             configuration.crashRecovery.maxReloads = try recovery.int("max_reloads", in: 0...100) ?? configuration.crashRecovery.maxReloads

@@ -28,6 +28,8 @@ public struct ShellConfiguration: Sendable {
     public var developerExtras = false
     /// Directories served on custom schemes (`dir_handlers`, `--dir-handler`); see ``DirectoryMount``.
     public var dirHandlers: [DirectoryMount] = []
+    /// Built-in native modules and who may use them (`modules`, `[[capability]]`).
+    public var modules = ModuleConfiguration()
 
     public init() {
         defaults = PageSettings()

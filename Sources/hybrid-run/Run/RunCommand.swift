@@ -12,6 +12,7 @@ final class RunCommand {
     private let started = ContinuousClock.now
     private let outcome = Handoff<RunOutcome>()
     private var manager: PageManager?
+    private var modules: ModuleHost?
     private var loadFinished = false
     private var callsFinished = true
     private var failedCall: String?
@@ -32,6 +33,9 @@ final class RunCommand {
             self.manager = manager
             manager.appName = "hybrid-run"
             if let path = options.bridgeLog { manager.transcript = try BridgeTranscript(path: path) }
+            modules = try ModuleHost.builtins(options.shell.modules, manager: manager, openedURL: try options.route.request().url,
+                                              dataDirectory: options.shell.storage.directory)
+            // Mocks replace module handlers of the same name (page tests without real abilities).
             options.mockHandlers?.register(in: manager.handlers)
             manager.onGiveUp = { [weak self] page in
                 guard let self else { return }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The `files` module: `files.choose {title?}` → `{path, name, size}` or `CANCELLED` (a real GTK
+/// chooser with `--window`; headless, `module_settings.file_choice` answers, or it is cancelled),
+/// and `files.save {name, data, encoding?: utf8|base64}` → `{path, size}`: bytes the page gives,
+/// written atomically (temporary file, then rename) into `<data-dir>/files`, or a per-run
+/// temporary folder when ephemeral.
+// TODO(issue 15): reading a chosen file from the page through a hybrid-file:// URL waits for the
+// scheme work of another branch; until then the page gets the path and size only.
+public enum FilesModule {
+    public static let name = "files"
+    public static let maxSave = 16 * 1024 * 1024
+
+    static func module(headless: Bool, choice: String?, directory: String) -> NativeModule {
+        NativeModule(name: name) { handlers in
+            handlers.registerRaw("files.choose", inOrder: { data, _ in
+                let arguments = try ModuleArguments(data, handler: "files.choose", fields: ["title"])
+                let title = try arguments.optionalString("title", maxLength: 256) ?? "Choose a file"
+                let path = headless ? choice : await Desktop.chooseFile(title: title)
+                guard let path else { throw BridgeError(.cancelled, "no file was chosen", details: ["reason": "cancelled"]) }
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                      (attributes[.type] as? FileAttributeType) == .typeRegular else {
+                    throw BridgeError(.handlerError, "the chosen file \(path) cannot be read", details: ["reason": "io"])
+                }
+                let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+                return RawJSON(unchecked: JSONValue.object(["path": .string(path), "name": .string((path as NSString).lastPathComponent),
+                                                            "size": .number(Double(size))]).jsonText)
+            })
+            handlers.registerRaw("files.save", sync: { data, _ in
+                let arguments = try ModuleArguments(data, handler: "files.save", fields: ["name", "data", "encoding"])
+                let name = try arguments.string("name", maxLength: 255)
+                guard name != ".", name != "..", !name.contains("/"), !name.contains("\\"), !name.contains("\0"), !name.hasPrefix(".") else {
+                    throw arguments.invalid("name", "must be a plain file name (no /, \\, or leading dot), not \(JSONValue.quoted(name))")
+                }
+                let text = try arguments.string("data", maxLength: maxSave * 2, allowEmpty: true)
+                let encoding = try arguments.optionalString("encoding", maxLength: 8) ?? "utf8"
+                let bytes: Data
+                switch encoding {
+                case "utf8": bytes = Data(text.utf8)
+                case "base64":
+                    guard let decoded = Data(base64Encoded: text) else { throw arguments.invalid("data", "is not valid base64") }
+                    bytes = decoded
+                default: throw arguments.invalid("encoding", "must be utf8 or base64, not \(JSONValue.quoted(encoding))")
+                }
+                guard bytes.count <= maxSave else { throw arguments.invalid("data", "is \(bytes.count) bytes; the limit is \(maxSave)") }
+                let path = (directory as NSString).appendingPathComponent(name)
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    // .atomic writes a temporary file and renames it: never a half-written file.
+                    try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    throw BridgeError(.handlerError, "cannot save \(path): \(error.localizedDescription)", details: ["reason": "io"])
+                }
+                return RawJSON(unchecked: JSONValue.object(["path": .string(path), "size": .number(Double(bytes.count))]).jsonText)
+            })
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The native modules of one ``PageManager``: registers each module's handlers in the manager's
+/// registry, checks every call against the ``CapabilityPolicy`` (every dialect, before the handler
+/// runs), adds the modules' JavaScript facades to new views, and pushes module events to the pages
+/// allowed to receive them.
+///
+///     let host = ModuleHost(manager: manager, trusted: [try OriginPattern(parsing: "https://app.example")])
+///     host.register(StorageModule.module(path: nil, quota: 10 << 20))
+@EngineActor
+public final class ModuleHost {
+    public let manager: PageManager
+    public private(set) var modules: [NativeModule] = []
+    public var policy: CapabilityPolicy
+
+    public init(manager: PageManager, trusted: [OriginPattern], capabilities: [Capability] = []) {
+        self.manager = manager
+        policy = CapabilityPolicy(modules: [], trusted: trusted, capabilities: capabilities)
+        manager.handlers.authorize = { [weak self] name, origin in
+            self?.policy.refusal(handler: name, origin: origin)
+        }
+    }
+
+    /// Adds a module: its handlers, its facade (for views made from now on), its name to the policy.
+    public func register(_ module: NativeModule) {
+        module.install(manager.handlers)
+        policy.modules.insert(module.name)
+        if let facade = module.facade {
+            manager.userScripts.append(UserScript(source: facade, injectionTime: .documentStart, frames: .topFrameOnly))
+        }
+        modules.append(module)
+    }
+
+    /// Pushes `event` (named `module.something`) to every page whose origin may use that module.
+    public func emit(_ event: String, data: JSONValue) {
+        for page in manager.stack {
+            guard let session = page.bridge.currentSession, session.allowed,
+                  policy.decide(handler: event, origin: session.origin) == .allowed else { continue }
+            try? page.bridge.emit(event, data: data)
+        }
+    }
+
+    /// The page whose current document made `call`.
+    func page(of call: BridgeCall) -> Page? {
+        manager.stack.first { $0.bridge.currentSession?.id == call.sessionID }
+    }
+}
+
+extension ModuleHost {
+    /// The built-in modules `configuration` enables, for pages opened from `openedURL` (its origin
+    /// is trusted). Storage lives in `dataDirectory`, or in memory when nil (ephemeral runs).
+    public static func builtins(_ configuration: ModuleConfiguration, manager: PageManager, openedURL: String,
+                                dataDirectory: String?) throws(ShellError) -> ModuleHost {
+        let trusted = WebOrigin.of(openedURL).flatMap { try? OriginPattern(parsing: $0) }
+        let host = ModuleHost(manager: manager, trusted: trusted.map { [$0] } ?? [], capabilities: configuration.capabilities)
+        let headless = !manager.configuration.window.isVisible
+        for module in configuration.enabled.sorted() {
+            switch module {
+            case .storage:
+                let path = dataDirectory.map { ($0 as NSString).appendingPathComponent(StorageModule.fileName) }
+                host.register(StorageModule.module(path: path, quota: configuration.storageQuota))
+            case .system:
+                host.register(SystemModule.module(host: host, override: configuration.networkOverride))
+            case .navigation:
+                host.register(NavigationModule.module(host: host))
+            case .clipboard:
+                host.register(ClipboardModule.module(headless: headless, initialText: configuration.clipboardText))
+            case .ui:
+                host.register(UIModule.module(host: host, headless: headless, modalConfirms: configuration.modalConfirms))
+            case .http:
+                host.register(HTTPModule.module(allowed: configuration.httpAllow))
+            case .files:
+                let directory = dataDirectory.map { ($0 as NSString).appendingPathComponent("files") }
+                    ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("hybridshell-files-\(ProcessInfo.processInfo.processIdentifier)")
+                host.register(FilesModule.module(headless: headless, choice: configuration.fileChoice, directory: directory))
+            }
+        }
+        if !configuration.enabled.isEmpty {
+            manager.userScripts.append(UserScript(source: ModuleScripts.wxFacade, injectionTime: .documentStart, frames: .topFrameOnly))
+        }
+        return host
+    }
+}
