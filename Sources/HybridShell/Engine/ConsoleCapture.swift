@@ -3,8 +3,8 @@
 enum ConsoleCapture {
     static let handlerName = "hybridshellConsole"
     static let world = "hybridshell-console"
-    static var script: String { BridgeScripts.console }
-    static var relayScript: String { BridgeScripts.consoleRelay }
+    static var script: String { EngineScripts.console }
+    static var relayScript: String { EngineScripts.consoleRelay }
 
     static func decode(_ body: String) -> ConsoleMessage? {
         guard let value = try? JSONParser(limits: .init(maxDepth: 2)).parse(body),

@@ -22,6 +22,6 @@ struct EmbeddedScriptsTests {
     }
 
     @Test func consoleMatches() throws {
-        #expect(BridgeScripts.console == (try source("console.js")), "run: node bridge-js/tools/embed.mjs")
+        #expect(EngineScripts.console == (try source("console.js")), "run: node bridge-js/tools/embed.mjs")
     }
 }
