@@ -101,6 +101,9 @@ struct HybridRun: ParsableCommand {
         valueName: "n"))
     var maxReloads: Int?
 
+    @Flag(name: .long, help: "Let file: pages read other local files with fetch/XHR (off by default: it lets any file: page read any file you can). Example: --allow-file-access")
+    var allowFileAccess = false
+
     @Flag(name: .long, help: "Keep no cookies, storage or cache on disk (the default unless --data-dir or a config file says otherwise). Example: --ephemeral")
     var ephemeral = false
 
@@ -213,6 +216,7 @@ struct HybridRun: ParsableCommand {
             shell.crashRecovery.maxReloads = maxReloads
         }
         if sharedProcess { shell.sharedProcess = true }
+        if allowFileAccess { shell.allowFileAccess = true }
         shell.window = window ? .visible() : .offscreen
         let (width, height) = try ViewportSize.parse(size)
         shell.width = width

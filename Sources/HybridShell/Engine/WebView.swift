@@ -37,6 +37,7 @@ public final class WebView {
         native = WebKitView(context: context.native, options: .init(
             window: configuration.window, width: configuration.width, height: configuration.height,
             userAgent: configuration.userAgent, developerExtras: configuration.developerExtras,
+            fileAccessFromFileURLs: configuration.allowsFileAccessFromFileURLs,
             related: configuration.sharesProcessWith?.native, controlledByAutomation: configuration.controlledByAutomation))
         // With the DMA-BUF renderer off, WebDriver's element screenshots wait for a frame that an
         // idle page never draws; an automated view keeps presenting (see addPresentationTicker).
@@ -167,6 +168,7 @@ public final class WebView {
     }
 
     private func createWindow(for action: NavigationAction) -> WebKitView.NewWindowResult {
+        guard NewWindowTarget.allows(action.url, openedFrom: url) else { return .deny }
         switch newWindowPolicy {
         case .sameView: return .loadHere
         case .deny: return .deny

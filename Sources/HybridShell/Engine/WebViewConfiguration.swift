@@ -23,6 +23,10 @@ public struct WebViewConfiguration: Sendable {
     public var newWindowPolicy: NewWindowPolicy = .sameView
     /// Lets the Web Inspector attach (`enable-developer-extras`).
     public var developerExtras = false
+    /// Lets `file:` documents read other local files with `fetch`/XHR
+    /// (`webkit_settings_set_allow_file_access_from_file_urls`). Off by default: with it, any
+    /// `file:` page can read any file the user can (`/etc/passwd`, directory listings).
+    public var allowsFileAccessFromFileURLs = false
     /// Capture `console.*` and uncaught errors from every frame as ``PageEvent/console(_:)``.
     public var capturesConsole = true
     /// Shares the web process of another view (`related-view`): cheaper, but one crash takes both.

@@ -11,6 +11,7 @@ final class WebKitView {
         var height: Int
         var userAgent: UserAgent
         var developerExtras: Bool
+        var fileAccessFromFileURLs = false
         var related: WebKitView?
         var controlledByAutomation = false
     }
@@ -60,9 +61,9 @@ final class WebKitView {
         webkit_settings_set_enable_page_cache(settings, 0)
         webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
         webkit_settings_set_enable_write_console_messages_to_stdout(settings, 0)
-        // Local apps and test suites load their own files (scripts, JSON fixtures) with fetch/XHR,
-        // and without this every file is its own origin, so error events arrive as "Script error.".
-        webkit_settings_set_allow_file_access_from_file_urls(settings, 1)
+        // Opt-in: local apps and test suites that load their own files (JSON fixtures) with
+        // fetch/XHR need it, but it lets any file: page read any local file.
+        webkit_settings_set_allow_file_access_from_file_urls(settings, options.fileAccessFromFileURLs ? 1 : 0)
 
         let widget = options.controlledByAutomation
             ? hs_web_view_new_automated(context.pointer, manager, settings)!

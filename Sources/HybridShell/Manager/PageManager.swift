@@ -15,6 +15,9 @@ public final class PageManager {
     public weak var delegate: PageDelegate?
     /// Called when a page gives up after repeated crashes (`hybrid-run` exits with code 2).
     public var onGiveUp: (Page) -> Void = { _ in }
+    /// Called with every page that opens from now on, before it loads (the app's own and those
+    /// pages open with `window.open` under the `new-page` policy), so its events can be watched.
+    public var onPageOpened: (Page) -> Void = { _ in }
     /// Whether ``WebView/terminateWebProcess()`` counts as a crash to recover from (tests, and the
     /// kiosk's hang watchdog, which replaces a hung web process that way).
     public var recoversFromAPITermination = false
@@ -79,6 +82,12 @@ public final class PageManager {
     /// loads; a warm view is used when one is ready.
     @discardableResult
     public func open(_ route: WebRoute, settings overrides: PageSettings = PageSettings()) throws(ShellError) -> Page {
+        try open(route, settings: overrides, originPolicy: nil)
+    }
+
+    /// ``open(_:settings:)``; a page opened by another page's `window.open` gets its opener's
+    /// `originPolicy`, never one made from its own URL (which any frame could choose).
+    func open(_ route: WebRoute, settings overrides: PageSettings, originPolicy: OriginPolicy?) throws(ShellError) -> Page {
         guard stack.count < configuration.maxPages else {
             throw .invalidArgument("cannot open more than \(configuration.maxPages) pages (max_pages); close one first")
         }
@@ -94,7 +103,7 @@ public final class PageManager {
         let warm: ViewPool.Entry? = injection == .documentStart ? pool.takeWarmView() : nil
         let entry: ViewPool.Entry
         if let warm { entry = warm } else { entry = try makeView(injection: injection) }
-        try configure(entry, settings: settings, url: url)
+        try configure(entry, settings: settings, url: url, originPolicy: originPolicy)
         let page = Page(id: nextPageID, route: route, url: url, view: entry.view, bridge: entry.bridge,
                         settings: settings, wasWarm: warm != nil)
         nextPageID += 1
@@ -102,6 +111,7 @@ public final class PageManager {
         stack.last?.signal(.coveredOrHidden)
         stack.last?.view.setVisible(false)
         stack.append(page)
+        onPageOpened(page)
         entry.view.load(url, headers: headers.map { ($0.name, $0.value) })
         return page
     }
@@ -132,6 +142,7 @@ public final class PageManager {
         configuration.width = self.configuration.width
         configuration.height = self.configuration.height
         configuration.developerExtras = self.configuration.developerExtras
+        configuration.allowsFileAccessFromFileURLs = self.configuration.allowFileAccess
         // Extra views may share the first one's web process (related views) to save memory.
         configuration.sharesProcessWith = self.configuration.sharedProcess ? firstView : nil
         var bridgeConfiguration = BridgeConfiguration(originPolicy: OriginPolicy(patterns: []))
@@ -142,11 +153,11 @@ public final class PageManager {
         return entry
     }
 
-    private func configure(_ entry: ViewPool.Entry, settings: PageSettings, url: String) throws(ShellError) {
+    private func configure(_ entry: ViewPool.Entry, settings: PageSettings, url: String, originPolicy: OriginPolicy?) throws(ShellError) {
         try entry.view.setUserAgent(settings.userAgent ?? .engineDefault)
         entry.builtins.registerBuiltins(userAgent: entry.view.userAgent, appName: appName, appVersion: appVersion)
         entry.view.dialogPolicy = (settings.dialogs ?? .accept).policy
-        entry.bridge.originPolicy = .opening(url, additional: settings.allowedOrigins ?? [])
+        entry.bridge.originPolicy = originPolicy ?? .opening(url, additional: settings.allowedOrigins ?? [])
         entry.bridge.transcript = transcript
         switch settings.newWindows ?? .sameView {
         case .sameView: entry.view.newWindowPolicy = .sameView
@@ -155,8 +166,11 @@ public final class PageManager {
             // A separate page of its own, not WebKit's popup view (which would share the opener's
             // script message handlers); window.open returns null in the opener.
             entry.view.newWindowPolicy = .delegate
-            entry.view.onNewWindow = { [weak self] action in
-                guard let self, !action.url.isEmpty, (try? self.open(WebRoute(action.url))) != nil else { return .denied }
+            let opener = entry.bridge
+            entry.view.onNewWindow = { [weak self, weak opener] action in
+                guard let self, let opener, !action.url.isEmpty,
+                      (try? self.open(WebRoute(action.url), settings: PageSettings(), originPolicy: opener.originPolicy)) != nil
+                else { return .denied }
                 return .openedElsewhere
             }
         }

@@ -1,6 +1,6 @@
 extension ShellConfiguration {
     /// Keys of the top level, besides the page-setting keys.
-    static let globalKeys: Set<String> = ["pool", "max_pages", "data_dir", "shared_process", "crash_recovery", "page",
+    static let globalKeys: Set<String> = ["pool", "max_pages", "data_dir", "shared_process", "allow_file_access", "crash_recovery", "page",
                                           "dir_handlers"]
     static let pageKeys: Set<String> = ["user_agent", "user_agent_suffix", "headers", "timeout", "cache", "dialogs",
                                         "inject", "new_windows", "allow_origins"]
@@ -22,6 +22,7 @@ extension ShellConfiguration {
             configuration.storage = .persistent(directory: directory)
         }
         configuration.sharedProcess = try reader.bool("shared_process") ?? false
+        configuration.allowFileAccess = try reader.bool("allow_file_access") ?? false
         configuration.modules = try ModuleConfiguration.read(reader)
         configuration.defaults.allowedOrigins = (configuration.defaults.allowedOrigins ?? []) + configuration.modules.grantedOrigins
         if let recovery = try reader.table("crash_recovery") {

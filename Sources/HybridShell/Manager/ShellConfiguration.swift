@@ -26,6 +26,9 @@ public struct ShellConfiguration: Sendable {
     public var height = 800
     /// Lets the Web Inspector attach to every page.
     public var developerExtras = false
+    /// Lets `file:` pages read other local files (`allow_file_access`, `--allow-file-access`);
+    /// see ``WebViewConfiguration/allowsFileAccessFromFileURLs``.
+    public var allowFileAccess = false
     /// Directories served on custom schemes (`dir_handlers`, `--dir-handler`); see ``DirectoryMount``.
     public var dirHandlers: [DirectoryMount] = []
     /// Built-in native modules and who may use them (`modules`, `[[capability]]`).

@@ -14,6 +14,8 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         public var userAgent: UserAgent = .engineDefault
         public var additionalOrigins: [OriginPattern] = []
         public var mockHandlers: MockHandlers?
+        /// file: test pages may read other local files (their fixtures); on for page tests.
+        public var allowFileAccess = true
         /// The engine state of the run's views (ephemeral unless set); `headless` follows ``window``.
         public var context = WebContextConfiguration()
         /// Reported by the built-in `system.info` handler as the application.
@@ -90,6 +92,8 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         configuration.userAgent = settings.userAgent
         // A test page that opens a window must not navigate itself away from its tests.
         configuration.newWindowPolicy = .deny
+        // Test suites load their own fixtures (JSON, HTML) with fetch/XHR from file: pages.
+        configuration.allowsFileAccessFromFileURLs = settings.allowFileAccess
         let entry = try ViewPool.Entry.make(view: configuration, context: context,
                                             bridge: BridgeConfiguration(originPolicy: OriginPolicy(patterns: [])), handlers: [mocks])
         let view = entry.view

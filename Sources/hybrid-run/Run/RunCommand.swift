@@ -42,6 +42,10 @@ final class RunCommand {
                 if case .failed(let reason) = page.state { self.settle(RunOutcome(.failure, reason)) }
             }
             page = try manager.open(options.route)
+            // Pages opened after it (window.open with --new-windows new-page) print too.
+            manager.onPageOpened = { [weak self] opened in
+                opened.view.observe { [weak self] event in self?.show(event) }
+            }
         } catch {
             return RunOutcome(.usage, "\(error)")
         }
@@ -59,12 +63,18 @@ final class RunCommand {
         return (try? await outcome.value()) ?? .success
     }
 
-    private func handle(_ event: PageEvent) {
+    /// Every page's console and events are printed, popups' too; only the opened page's decide
+    /// when the run ends.
+    private func show(_ event: PageEvent) {
         if options.printEvents {
             print(event.jsonObject)
         } else if options.printConsole, case .console(let message) = event {
             output.write(message.miniBrowserLine)
         }
+    }
+
+    private func handle(_ event: PageEvent) {
+        show(event)
         switch event {
         case .loadFailed(let error) where error.kind != .cancelled:
             settle(RunOutcome(.failure, "failed to load \(error.url): \(error.message)"))
