@@ -41,6 +41,8 @@ public final class PageManager {
     private var firstView: WebView?
 
     public var top: Page? { stack.last }
+    /// The `hybrid-file://` shares of this manager's pages (``ShellConfiguration/fileShares``).
+    public var fileShares: FileShares? { configuration.fileShares }
     /// Views warming or ready in the pool.
     public var pooledViews: Int { pool.count }
 
@@ -150,6 +152,12 @@ public final class PageManager {
         let entry = try ViewPool.Entry.make(view: configuration, context: context, bridge: bridgeConfiguration, handlers: [handlers])
         if firstView == nil { firstView = entry.view }
         for script in userScripts { entry.view.addUserScript(script) }
+        // A document's shared files die with its bridge session.
+        if let shares = self.configuration.fileShares {
+            entry.bridge.observe { event in
+                if case .ended(let session, _) = event { shares.endSession(session) }
+            }
+        }
         return entry
     }
 

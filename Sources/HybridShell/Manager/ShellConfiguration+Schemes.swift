@@ -17,6 +17,7 @@ extension ShellConfiguration {
         var configuration = context
         configuration.headless = !window.isVisible
         configuration.schemes += try schemeRegistrations()
+        if let fileShares { configuration.schemes.append(try fileShares.registration()) }
         return configuration
     }
 }

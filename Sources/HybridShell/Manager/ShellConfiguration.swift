@@ -29,6 +29,9 @@ public struct ShellConfiguration: Sendable {
     /// Lets `file:` pages read other local files (`allow_file_access`, `--allow-file-access`);
     /// see ``WebViewConfiguration/allowsFileAccessFromFileURLs``.
     public var allowFileAccess = false
+    /// Files and streams native handlers hand to pages as `hybrid-file://` URLs
+    /// (`BridgeCall.share(file:in:)`), registered on the context; nil for none.
+    public var fileShares: FileShares? = FileShares()
     /// Directories served on custom schemes (`dir_handlers`, `--dir-handler`); see ``DirectoryMount``.
     public var dirHandlers: [DirectoryMount] = []
     /// Built-in native modules and who may use them (`modules`, `[[capability]]`).

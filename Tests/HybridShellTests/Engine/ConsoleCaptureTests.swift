@@ -6,7 +6,9 @@ import Testing
 @EngineActor
 struct ConsoleCaptureTests {
     @Test func consoleMessagesAndErrorsArriveInMiniBrowserFormat() async throws {
-        let view = try makeView()
+        // Without file access WebKit gives every file: document an opaque origin and reports its
+        // uncaught errors as "Script error."; see WebViewConfiguration.allowsFileAccessFromFileURLs.
+        let view = try makeView { $0.allowsFileAccessFromFileURLs = true }
         defer { view.close() }
         let recorder = EventRecorder(view)
         let iframeLogged = PageEventExpectation(view) { event -> Bool? in
