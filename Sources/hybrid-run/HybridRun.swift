@@ -101,6 +101,9 @@ struct HybridRun: ParsableCommand {
         valueName: "n"))
     var maxReloads: Int?
 
+    @Flag(name: .long, help: "With --exit-after load|close, accept a page answered with HTTP 400 or more (pages meant to be error pages); otherwise that exits 2. Example: --allow-http-errors")
+    var allowHTTPErrors = false
+
     @Flag(name: .long, help: "Let file: pages read other local files with fetch/XHR (off by default: it lets any file: page read any file you can). Example: --allow-file-access")
     var allowFileAccess = false
 
@@ -239,6 +242,7 @@ struct HybridRun: ParsableCommand {
         if let handlers { options.mockHandlers = try MockHandlers.load(path: handlers) }
         options.calls = try call.map(CallArgument.parse)
         options.bridgeLog = bridgeLog
+        options.allowHTTPErrors = allowHTTPErrors
         return options
     }
 }

@@ -12,6 +12,7 @@ final class RunCommand {
     private let started = ContinuousClock.now
     private let outcome = Handoff<RunOutcome>()
     private var manager: PageManager?
+    private weak var page: Page?
     private var modules: ModuleHost?
     private var loadFinished = false
     private var callsFinished = true
@@ -49,6 +50,7 @@ final class RunCommand {
         } catch {
             return RunOutcome(.usage, "\(error)")
         }
+        self.page = page
         page.view.observe { [weak self] event in self?.handle(event) }
         page.observeLifecycle { [weak self] event in self?.lifecycle(event) }
         startCalls(on: page.bridge)
@@ -65,19 +67,30 @@ final class RunCommand {
 
     /// Every page's console and events are printed, popups' too; only the opened page's decide
     /// when the run ends.
-    private func show(_ event: PageEvent) {
+    private func show(_ event: PageEvent, status: Int? = nil) {
         if options.printEvents {
-            print(event.jsonObject)
+            var object = event.jsonObject
+            // The main document's HTTP status on the events that follow its response.
+            if let status, status > 0 {
+                switch event {
+                case .loadCommitted, .loadFinished: object["status"] = .number(Double(status))
+                default: break
+                }
+            }
+            print(object)
         } else if options.printConsole, case .console(let message) = event {
             output.write(message.miniBrowserLine)
         }
     }
 
     private func handle(_ event: PageEvent) {
-        show(event)
+        show(event, status: page?.view.httpStatus)
         switch event {
         case .loadFailed(let error) where error.kind != .cancelled:
             settle(RunOutcome(.failure, "failed to load \(error.url): \(error.message)"))
+        case .loadFinished(let url, true) where options.exitAfter != nil && !options.allowHTTPErrors && (page?.view.httpStatus ?? 0) >= 400:
+            // An error page is a failed load for a run that waits for the page (as in page tests).
+            settle(RunOutcome(.failure, "failed to load \(url): HTTP \(page?.view.httpStatus ?? 0) (use --allow-http-errors for pages meant to be error pages)"))
         case .loadFinished(let url, true):
             loadFinished = true
             if options.exitAfter == .load {

@@ -16,6 +16,8 @@ struct RunOptions: Sendable {
     /// Page handlers to call once the bridge is ready (`--call NAME=JSON`), in order.
     var calls: [(name: String, data: RawJSON)] = []
     var bridgeLog: String?
+    /// A main document answered with HTTP ≥ 400 still counts as loaded (`--allow-http-errors`).
+    var allowHTTPErrors = false
 
     init(route: WebRoute) {
         self.route = route
