@@ -32,12 +32,12 @@ struct HybridRun: ParsableCommand {
     @Argument(help: ArgumentHelp("The page, when --url is not given. Example: hybrid-run index.html", valueName: "url-or-path"))
     var page: String?
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Stop when the page has loaded (load), when it calls window.close() (close), or after a number of seconds. Default: run until the window closes or SIGINT/SIGTERM. Example: --exit-after load",
         valueName: "load|close|seconds"))
     var exitAfter: String?
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Seconds --exit-after load|close may take before giving up with exit code 3. Default: 30 for load, none for close. Example: --timeout 10",
         valueName: "seconds"))
     var timeout: Double?
@@ -92,11 +92,11 @@ struct HybridRun: ParsableCommand {
         valueName: "file"))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Keep this many views pre-warmed for new pages (default 1). Example: --pool 2", valueName: "n"))
     var pool: Int?
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Reload a page whose web process died at most N times per 60 s, then fail with exit code 2 (default 3). Example: --max-reloads 0",
         valueName: "n"))
     var maxReloads: Int?

@@ -14,8 +14,9 @@ enum ExitCondition: Sendable, Equatable {
         case "load": self = .load
         case "close": self = .close
         default:
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                throw .invalidArgument("--exit-after takes load, close or a number of seconds, not \(JSONValue.quoted(text))")
+            // 0 would exit before WebKit's processes have started, leaving them to find no display.
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+                throw .invalidArgument("--exit-after takes load, close or a number of seconds greater than 0, not \(JSONValue.quoted(text))")
             }
             self = .duration(.milliseconds(Int64((seconds * 1000).rounded())))
         }

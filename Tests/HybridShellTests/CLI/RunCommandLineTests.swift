@@ -123,6 +123,11 @@ struct RunCommandLineTests {
         (["--url", "pages/{x}.html", "--param", "x=../../nope"], "no such file"),
         (["pages/demo/index.html", "--exit-after", "soon"], "--exit-after takes load, close or a number of seconds"),
         (["pages/demo/index.html", "--timeout", "0"], "--timeout must be a positive number of seconds"),
+        // Negative numbers reach the validator instead of reading as a missing value (issue 12, item 9).
+        (["pages/demo/index.html", "--timeout", "-1"], "--timeout must be a positive number of seconds"),
+        (["pages/demo/index.html", "--exit-after", "-1"], "greater than 0"),
+        (["pages/demo/index.html", "--exit-after", "0"], "greater than 0"),
+        (["pages/demo/index.html", "--pool", "-3"], "--pool takes 0 to 16 views"),
         (["pages/demo/index.html", "--size", "wide"], "--size takes WIDTHxHEIGHT"),
         (["pages/demo/index.html", "--dialogs", "maybe"], "--dialogs takes accept or dismiss"),
         (["pages/demo/index.html", "--new-windows", "tabs"], "--new-windows takes same-view, new-page or deny"),

@@ -49,7 +49,7 @@ struct PageLocationTests {
         #expect(try ExitCondition(parsing: text) == expected)
     }
 
-    @Test(arguments: ["", "soon", "-1", "nan", "inf"])
+    @Test(arguments: ["", "soon", "-1", "0", "nan", "inf"])
     func badExitConditions(text: String) {
         #expect(throws: ShellError.self) { try ExitCondition(parsing: text) }
     }
