@@ -29,6 +29,11 @@ extension UnixSocketListener {
         guard status.st_uid == owner || status.st_uid == 0 else {
             throw .invalidArgument("the directory \(directory) belongs to uid \(status.st_uid); the control socket must be in a directory of its own user (uid \(owner)) or root")
         }
+        // Others must not be able to replace the socket: a directory they can write into, unless
+        // it is sticky like /tmp (only the owner of a file may remove or rename it there).
+        guard status.st_mode & 0o022 == 0 || status.st_mode & S_ISVTX != 0 else {
+            throw .invalidArgument("the directory \(directory) of the control socket can be written by other users (mode \(String(status.st_mode & 0o777, radix: 8))); make it private (chmod 700) or choose another path")
+        }
     }
 
     /// Deletes a socket file whose server is gone; throws when a server answers there or the file

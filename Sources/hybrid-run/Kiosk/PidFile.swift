@@ -18,7 +18,10 @@ struct PidFile: Sendable {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Missing directories are made 0700 whatever the umask, as the control socket's are:
+            // the two often share one (docs/kiosk.md), and whichever comes first makes it.
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
             try "\(pid)\n".write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
             throw .invalidArgument("cannot write the pid file \(path): \(error.localizedDescription)")
