@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "HybridShell",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import HybridShell
 
 /// `hybrid-run --url URL|PATH`: the main job. The flags only gather values; ``RunCommand`` (in the
@@ -100,6 +101,11 @@ struct HybridRun: ParsableCommand {
         "Reload a page whose web process died at most N times per 60 s, then fail with exit code 2 (default 3). Example: --max-reloads 0",
         valueName: "n"))
     var maxReloads: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The least important log records printed on stderr: trace, debug, info (default), notice, warning, error or critical; --quiet keeps errors only. Example: --log-level debug",
+        valueName: "level"))
+    var logLevel: Logger.Level?
 
     @Flag(name: .long, help: "With --exit-after load|close, accept a page answered with HTTP 400 or more (pages meant to be error pages); otherwise that exits 2. Example: --allow-http-errors")
     var allowHTTPErrors = false

@@ -31,6 +31,7 @@ do {
         exit(MainLoop.run { await HybridRun.serveAutomation(options) })
     case let run as HybridRun:
         let options = usageChecked { try run.options() }
+        LogLines.bootstrap(level: run.logLevel ?? options.shell.logLevel ?? .info, quiet: run.quiet)
         exit(MainLoop.run {
             let outcome = await RunCommand(options: options).run()
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
@@ -38,12 +39,14 @@ do {
         })
     case let test as HybridRunTest:
         let options = usageChecked { try test.options() }
+        LogLines.bootstrap(level: .info, quiet: false)
         exit(MainLoop.run {
             let outcome = await TestCommand(options: options).run()
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
             return outcome.status.rawValue
         })
     case let kiosk as HybridRunKiosk:
+        LogLines.bootstrap(level: .info, quiet: false)
         let profile = usageChecked { try kiosk.profile() }
         exit(MainLoop.run {
             let outcome = await KioskCommand(profile: profile, check: kiosk.check, printEvents: kiosk.printEvents).run()

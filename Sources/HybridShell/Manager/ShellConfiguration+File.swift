@@ -1,6 +1,8 @@
+import Logging
+
 extension ShellConfiguration {
     /// Keys of the top level, besides the page-setting keys.
-    static let globalKeys: Set<String> = ["pool", "max_pages", "data_dir", "shared_process", "allow_file_access", "crash_recovery", "page",
+    static let globalKeys: Set<String> = ["pool", "max_pages", "data_dir", "shared_process", "allow_file_access", "log_level", "crash_recovery", "page",
                                           "dir_handlers"]
     static let pageKeys: Set<String> = ["user_agent", "user_agent_suffix", "headers", "timeout", "cache", "dialogs",
                                         "inject", "new_windows", "allow_origins"]
@@ -23,6 +25,7 @@ extension ShellConfiguration {
         }
         configuration.sharedProcess = try reader.bool("shared_process") ?? false
         configuration.allowFileAccess = try reader.bool("allow_file_access") ?? false
+        configuration.logLevel = try reader.choice("log_level", Logger.Level.allCases.map(\.rawValue)).flatMap(Logger.Level.init(rawValue:))
         configuration.modules = try ModuleConfiguration.read(reader)
         configuration.defaults.allowedOrigins = (configuration.defaults.allowedOrigins ?? []) + configuration.modules.grantedOrigins
         if let recovery = try reader.table("crash_recovery") {

@@ -1,3 +1,5 @@
+import Logging
+
 /// The global configuration of a ``PageManager`` (the seed's `KGGlobalConfig`) with per-page
 /// overrides, from code or from a file (`hybrid-run --config FILE`, TOML or JSON).
 public struct ShellConfiguration: Sendable {
@@ -29,6 +31,8 @@ public struct ShellConfiguration: Sendable {
     /// Lets `file:` pages read other local files (`allow_file_access`, `--allow-file-access`);
     /// see ``WebViewConfiguration/allowsFileAccessFromFileURLs``.
     public var allowFileAccess = false
+    /// The least important log records an app shows (`log_level`); nil: the app's default.
+    public var logLevel: Logger.Level?
     /// Files and streams native handlers hand to pages as `hybrid-file://` URLs
     /// (`BridgeCall.share(file:in:)`), registered on the context; nil for none.
     public var fileShares: FileShares? = FileShares()
