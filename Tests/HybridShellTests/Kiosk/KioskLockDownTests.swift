@@ -18,6 +18,9 @@ struct KioskLockDownTests {
         var console: [String] = []
         view.observe { if case .console(let message) = $0 { console.append(message.text) } }
         _ = try await PageEventExpectation.loadFinished(view).value(timeout: .seconds(30), "home")
+        // Input is hit-tested against what has been drawn: wait for two frames, which a loaded
+        // machine may not have painted when the load finishes (a wheel event was lost otherwise).
+        _ = try await view.callAsyncJavaScript("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
         let plainWheel = consoleLine(view, "wheel ctrl=false"), key = consoleLine(view, "keydown a ctrl=false")
         let menuEvent = consoleLine(view, "contextmenu event")
