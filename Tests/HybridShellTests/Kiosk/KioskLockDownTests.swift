@@ -18,9 +18,7 @@ struct KioskLockDownTests {
         var console: [String] = []
         view.observe { if case .console(let message) = $0 { console.append(message.text) } }
         _ = try await PageEventExpectation.loadFinished(view).value(timeout: .seconds(30), "home")
-        // Input is hit-tested against what has been drawn: wait for two frames, which a loaded
-        // machine may not have painted when the load finishes (a wheel event was lost otherwise).
-        _ = try await view.callAsyncJavaScript("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        try await waitForPaint(view)
 
         let plainWheel = consoleLine(view, "wheel ctrl=false"), key = consoleLine(view, "keydown a ctrl=false")
         let menuEvent = consoleLine(view, "contextmenu event")
@@ -61,6 +59,7 @@ struct KioskLockDownTests {
         try host.start()
         let view = try #require(host.page?.view)
         _ = try await PageEventExpectation.loadFinished(view).value(timeout: .seconds(30), "home")
+        try await waitForPaint(view)
         let ctrlWheel = consoleLine(view, "wheel ctrl=true")
         view.synthesize(.scroll(up: false, x: 200, y: 200, modifiers: .control))
         _ = try await ctrlWheel.value(timeout: .seconds(30), "the ctrl+wheel event")
@@ -74,4 +73,11 @@ struct KioskLockDownTests {
             return nil
         }
     }
+}
+
+/// Input is hit-tested against what has been drawn: waits for two frames, which a loaded machine
+/// may not have painted when the load finishes (synthesized wheel events were lost otherwise).
+@EngineActor
+func waitForPaint(_ view: WebView) async throws {
+    _ = try await view.callAsyncJavaScript("await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 }
