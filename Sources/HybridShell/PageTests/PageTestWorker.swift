@@ -1,7 +1,8 @@
 import Foundation
 
-/// One worker of a test run: a web view that runs test pages one after another (each page a fresh
-/// document in the same view, so a warm page costs a navigation, not a process start). It feeds a
+/// One worker of a test run: runs test pages one after another, each in a fresh view when isolated
+/// (``resetState`` set), else each a fresh document in the same view (a warm page costs a
+/// navigation, not a process start). It feeds a
 /// ``PageTestMonitor`` with everything the view, the bridge and the page's adapter report, arms
 /// the monitor's next deadline, and gives the view up when its web process crashed or hung.
 @EngineActor
@@ -57,6 +58,15 @@ final class PageTestWorker {
         self.takeView = takeView
     }
 
+    /// Isolated mode: starts warming the view for the next page (called as a page starts, so the
+    /// warm-up runs while the page does).
+    var warmNextView: (() -> Void)?
+    /// Isolated mode: empties the worker's cookies, storage and caches after a page.
+    var resetState: (() async -> Void)?
+
+    /// The view running (or last ran) a page, for the next view to share its web process.
+    var currentView: WebView? { entry?.view }
+
     /// The session the worker's page talks through, to route the adapter's calls.
     var sessionID: String? { entry?.bridge.currentSession?.id }
 
@@ -87,6 +97,7 @@ final class PageTestWorker {
             return run
         }
         run.hadView = true
+        warmNextView?()
         entry.bridge.originPolicy = .opening(page.url, additional: settings.additionalOrigins)
         current = run
         entry.view.load(page.url)
@@ -100,6 +111,11 @@ final class PageTestWorker {
             await withCheckedContinuation { run.screenshotsWritten = $0 }
         }
         await settle(run, in: entry)
+        if let resetState {
+            // The next page starts in a fresh view of an emptied context, as if it were the first.
+            if self.entry?.view === entry.view { retireView(entry) }
+            await resetState()
+        }
         return run
     }
 
@@ -143,10 +159,18 @@ final class PageTestWorker {
         default:
             // A page that navigated away leaves a foreign document whose late messages (console,
             // stale replies) would land in the next page's record; a fresh view cannot mix them up.
-            if PageTestWorker.withoutFragment(entry.view.url) != PageTestWorker.withoutFragment(run.page.url) {
+            // (Isolated, every page gets a fresh view anyway.)
+            if resetState == nil, PageTestWorker.withoutFragment(entry.view.url) != PageTestWorker.withoutFragment(run.page.url) {
                 replaceView(entry)
             }
         }
+    }
+
+    /// Closes a used view whose web process the next view shares (so it is not terminated).
+    private func retireView(_ used: ViewPool.Entry) {
+        tokens.removeAll()
+        used.view.close()
+        if entry?.view === used.view { entry = nil }
     }
 
     private func replaceView(_ dead: ViewPool.Entry) {

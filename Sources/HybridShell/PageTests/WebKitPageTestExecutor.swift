@@ -1,6 +1,13 @@
-/// Runs test pages in real WebKit views: one shared ephemeral web context, a view warmed for each
-/// worker up front, and a ``PageTestWorker`` per worker. Every view carries the bridge (with the mock
-/// handlers and the built-ins behind the test handler) and the test adapter at document start.
+/// Runs test pages in real WebKit views with a ``PageTestWorker`` per worker. Every view carries the
+/// bridge (with the mock handlers and the built-ins behind the test handler) and the test adapter at
+/// document start.
+///
+/// Isolated (the default, ``PageTestIsolation/perPage``): each worker has its own ephemeral web
+/// context, whose website data is cleared after every page, and each page gets a fresh view that
+/// shares the worker's web process (`related-view`: a new browsing context, history and JS global
+/// object without a process start), warmed while the previous page runs. Shared
+/// (``PageTestIsolation/shared``): one context and one reused view per worker, as fast as it gets,
+/// but a page sees what earlier pages left.
 @EngineActor
 public final class WebKitPageTestExecutor: PageTestExecutor {
     public struct Settings: Sendable {
@@ -14,6 +21,7 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         public var userAgent: UserAgent = .engineDefault
         public var additionalOrigins: [OriginPattern] = []
         public var mockHandlers: MockHandlers?
+        public var isolation = PageTestIsolation.perPage
 
         public init() {}
     }
@@ -23,18 +31,29 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
     private let mocks = BridgeHandlers()
     private var pool: ViewPool!
     private var workers: [Int: PageTestWorker] = [:]
+    private let workerCount: Int
+    /// Isolated mode: each worker's own context and its next view, warming.
+    private var isolated: [Int: (context: WebContext, spare: ViewPool)] = [:]
 
     public init(settings: Settings, workers: Int) throws(ShellError) {
         self.settings = settings
         try settings.userAgent.validate()
         context = try WebContext(storage: .ephemeral, headless: !settings.window.isVisible)
+        workerCount = max(1, workers)
         settings.mockHandlers?.register(in: mocks)
-        pool = ViewPool(size: max(1, workers)) { [unowned self] () throws(ShellError) in try self.makeView() }
+        pool = ViewPool(size: settings.isolation == .shared ? workerCount : 0) { [unowned self] () throws(ShellError) in
+            try self.makeView(in: self.context)
+        }
     }
 
     /// Starts warming a view for each worker.
     public func prewarm() {
-        pool.refill()
+        switch settings.isolation {
+        case .shared:
+            pool.refill()
+        case .perPage:
+            for index in 0..<workerCount { isolated(index)?.spare.refill() }
+        }
     }
 
     public func run(_ page: TestPage, worker: Int, attempt: Int) async -> PageTestResult {
@@ -50,6 +69,7 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         for worker in workers.values { worker.close() }
         workers.removeAll()
         pool.drain()
+        for state in isolated.values { state.spare.drain() }
     }
 
     private func worker(_ index: Int) -> PageTestWorker {
@@ -59,21 +79,45 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
                                                                   additionalOrigins: settings.additionalOrigins,
                                                                   requestedFramework: settings.adapter.framework == .auto ? nil : settings.adapter.framework.rawValue)) {
             [unowned self] () throws(ShellError) -> ViewPool.Entry in
-            try self.takeView()
+            try self.takeView(worker: index)
+        }
+        if settings.isolation == .perPage {
+            worker.warmNextView = { [unowned self] in self.isolated(index)?.spare.refill() }
+            worker.resetState = { [unowned self] in await self.isolated(index)?.context.clearWebsiteData() }
         }
         workers[index] = worker
         return worker
     }
 
+    /// A worker's own context and spare view (isolated mode), made on first use. Nil when the
+    /// context cannot be made; the worker then reports that its page got no view.
+    private func isolated(_ index: Int) -> (context: WebContext, spare: ViewPool)? {
+        if let state = isolated[index] { return state }
+        guard let context = try? WebContext(storage: .ephemeral, headless: !settings.window.isVisible) else { return nil }
+        let spare = ViewPool(size: 1) { [unowned self] () throws(ShellError) in
+            // Sharing the worker's current web process makes a fresh view cost no process start.
+            try self.makeView(in: context, sharingWith: self.workers[index]?.currentView)
+        }
+        isolated[index] = (context, spare)
+        return (context, spare)
+    }
+
     /// A warm view if one is ready, else a cold one. The pool is not refilled: a worker keeps its
     /// view for every page, so a spare would only idle; the rare replacement (after a crash or a
     /// hang) starts cold.
-    private func takeView() throws(ShellError) -> ViewPool.Entry {
-        if let warm = pool.takeWarmView() { return warm }
-        return try makeView()
+    private func takeView(worker index: Int) throws(ShellError) -> ViewPool.Entry {
+        switch settings.isolation {
+        case .shared:
+            if let warm = pool.takeWarmView() { return warm }
+            return try makeView(in: context)
+        case .perPage:
+            guard let state = isolated(index) else { throw .invalidArgument("cannot create a web context for worker \(index + 1)") }
+            if let warm = state.spare.takeWarmView() { return warm }
+            return try makeView(in: state.context, sharingWith: workers[index]?.currentView)
+        }
     }
 
-    private func makeView() throws(ShellError) -> ViewPool.Entry {
+    private func makeView(in context: WebContext, sharingWith related: WebView? = nil) throws(ShellError) -> ViewPool.Entry {
         var configuration = WebViewConfiguration()
         configuration.window = settings.window
         configuration.width = settings.width
@@ -81,6 +125,7 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         configuration.userAgent = settings.userAgent
         // A test page that opens a window must not navigate itself away from its tests.
         configuration.newWindowPolicy = .deny
+        configuration.sharesProcessWith = related.flatMap { $0.isClosed ? nil : $0 }
         let view = try WebView(configuration: configuration, context: context)
         let builtins = BridgeHandlers()
         builtins.registerBuiltins(userAgent: view.userAgent, appName: "hybrid-run test", appVersion: HybridShellVersion.current)
