@@ -30,12 +30,12 @@ struct HybridRunTest: ParsableCommand {
     var framework: String = "auto"
 
     @Option(name: .long, help: ArgumentHelp(
-        "A reporter: list (default), dot, tap, junit or json, with :PATH to write a file (repeatable). Example: --reporter tap --reporter junit:junit.xml",
+        "A reporter: list (default), dot, tap, junit, json or html (repeatable). Without a path it writes to stdout (at most one may); with :PATH it writes that file; html writes DIR/index.html (html:DIR, default <output>/html). Example: --reporter tap --reporter junit:junit.xml --reporter html",
         valueName: "name[:path]"))
     var reporter: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
-        "Where screenshots go, and tap/junit/json reports given without a path (default test-results). Example: --output build/test-results",
+        "Where screenshots and an html report without a directory go (default test-results). Example: --output build/test-results",
         valueName: "dir"))
     var output: String?
 

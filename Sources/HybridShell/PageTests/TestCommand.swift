@@ -65,11 +65,12 @@ public final class TestCommand {
         executor.close()
         progress.clear()
 
-        let summary = TestRunSummary(pages: results, duration: (ContinuousClock.now - started).milliseconds, shard: shardTuple,
+        var summary = TestRunSummary(pages: results, duration: (ContinuousClock.now - started).milliseconds, shard: shardTuple,
                                      interruption: scheduler.interruption, passWithNoTests: options.passWithNoTests)
+        summary.runID = UUID().uuidString.lowercased()
         var reportProblem: String?
-        for reporter in reporters {
-            do { try reporter.runFinished(summary) } catch { reportProblem = "\(error)" }
+        for (choice, reporter) in zip(options.reporters, reporters) {
+            do { try reporter.runFinished(summary); announce(choice) } catch { reportProblem = "\(error)" }
         }
         if options.list {
             let count = results.reduce(0) { $0 + $1.tests.count }
@@ -101,6 +102,11 @@ public final class TestCommand {
                 return RunOutcome(.usage, "\(path): \(error)")
             }
         }
+        do {
+            try TestReportMerge.checkDistinct(summaries, names: options.mergeReports)
+        } catch {
+            return RunOutcome(.usage, "\(error)")
+        }
         var summary = TestReportMerge.merge(summaries)
         summary.passWithNoTests = summary.passWithNoTests || options.passWithNoTests
         let useColor = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -109,12 +115,17 @@ public final class TestCommand {
             reporter.runStarted(pages: summary.pages.map(\.page), workers: 1)
             for page in summary.pages { reporter.pageFinished(page) }
         }
-        for reporter in reporters {
-            do { try reporter.runFinished(summary) } catch { return RunOutcome(.failure, "\(error)") }
+        for (choice, reporter) in zip(options.reporters, reporters) {
+            do { try reporter.runFinished(summary); announce(choice) } catch { return RunOutcome(.failure, "\(error)") }
         }
         let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && ($0.kind == .json || $0.kind == .junit) }
         (machineOnStdout ? errors : output).write(summary.summaryLine)
         return RunOutcome(summary.exitStatus, reason(for: summary))
+    }
+
+    /// Says where a report file went (one line on stderr, so stdout keeps only reports).
+    private func announce(_ choice: ReporterChoice) {
+        if let path = choice.path { errors.write("hybrid-run: wrote the \(choice.kind.rawValue) report to \(path)") }
     }
 
     private var shardTuple: (index: Int, count: Int)? {

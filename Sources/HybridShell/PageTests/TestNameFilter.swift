@@ -1,25 +1,24 @@
-import Foundation
-
 /// `--grep` patterns: a JavaScript regular expression, written bare (`cart|checkout`) or as a
-/// literal with flags (`/cart/i`). Checked here with ICU's syntax, which accepts what JavaScript
-/// regular expressions commonly use, so a typo fails before any page loads.
+/// literal with flags (`/cart/i`, `/items/v`). Checked with JavaScriptCore's own `RegExp` — the
+/// engine that matches it in the page (bridge-js/src/testing/options.js) — so what is valid there
+/// is valid here, and a typo or an unknown flag fails before any page loads.
 public enum TestNameFilter {
     public static func parse(_ text: String, flag: String) throws(ShellError) -> (source: String, flags: String) {
         guard !text.isEmpty else { throw .invalidArgument("\(flag) needs a pattern") }
         var source = text
         var flags = ""
+        // `/…/letters` is a literal; its letters are flags for JavaScriptCore to accept or refuse.
         if text.count >= 2, text.hasPrefix("/"), let close = text.lastIndex(of: "/"), close != text.startIndex {
             let candidate = String(text[text.index(after: close)...])
-            if candidate.allSatisfy({ "dgimsuy".contains($0) }) {
+            if candidate.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) {
                 source = String(text[text.index(after: text.startIndex)..<close])
                 flags = candidate
             }
         }
         guard !source.isEmpty else { throw .invalidArgument("\(flag) needs a pattern between the slashes") }
-        do {
-            _ = try NSRegularExpression(pattern: source, options: flags.contains("i") ? [.caseInsensitive] : [])
-        } catch {
-            throw .invalidArgument("\(flag) \(JSONValue.quoted(text)) is not a valid regular expression")
+        if let problem = JavaScriptRegExpCheck.problem(source: source, flags: flags) {
+            let what = flags.isEmpty ? "" : " (pattern \(JSONValue.quoted(source)), flags \(JSONValue.quoted(flags)))"
+            throw .invalidArgument("\(flag) \(JSONValue.quoted(text)) is not a valid JavaScript regular expression\(what): \(problem)")
         }
         return (source, flags)
     }

@@ -63,16 +63,6 @@ struct TestRunPlanningTests {
         }
     }
 
-    @Test func grepPatterns() throws {
-        #expect(try TestNameFilter.parse("cart|checkout", flag: "--grep") == ("cart|checkout", ""))
-        #expect(try TestNameFilter.parse("/Cart/i", flag: "--grep") == ("Cart", "i"))
-        #expect(try TestNameFilter.parse("/a/b", flag: "--grep") == ("/a/b", ""))
-        #expect(throws: ShellError.invalidArgument("--grep \"(unclosed\" is not a valid regular expression")) {
-            try TestNameFilter.parse("(unclosed", flag: "--grep")
-        }
-        #expect(throws: ShellError.self) { try TestNameFilter.parse("//", flag: "--grep") }
-    }
-
     @Test func reporterChoices() throws {
         #expect(try ReporterChoice(parsing: "tap", outputDirectory: nil) == ReporterChoice(kind: .tap, destination: .standardOutput))
         #expect(try ReporterChoice(parsing: "junit", outputDirectory: "out") == ReporterChoice(kind: .junit, destination: .file("out/junit.xml")))
