@@ -97,10 +97,11 @@ final class PageTestWorker {
             return run
         }
         run.hadView = true
-        warmNextView?()
         entry.bridge.originPolicy = .opening(page.url, additional: settings.additionalOrigins)
         current = run
         entry.view.load(page.url)
+        // After the load request, so the page's navigation goes first in the shared web process.
+        warmNextView?()
         arm(run)
         if !run.monitor.isFinished {
             await withCheckedContinuation { run.continuation = $0 }
