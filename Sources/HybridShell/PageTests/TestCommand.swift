@@ -76,8 +76,8 @@ public final class TestCommand {
             let count = results.reduce(0) { $0 + $1.tests.count }
             output.write("hybrid-run: \(count) test\(count == 1 ? "" : "s") in \(results.count) page\(results.count == 1 ? "" : "s")")
         } else {
-            // The summary line stays out of a JSON or XML document on stdout.
-            let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && ($0.kind == .json || $0.kind == .junit) }
+            // The summary line stays out of a JSON, XML or TAP document on stdout.
+            let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && [.json, .junit, .tap].contains($0.kind) }
             (machineOnStdout ? errors : output).write(summary.summaryLine)
         }
         if let reportProblem { return RunOutcome(.failure, reportProblem) }
@@ -118,7 +118,7 @@ public final class TestCommand {
         for (choice, reporter) in zip(options.reporters, reporters) {
             do { try reporter.runFinished(summary); announce(choice) } catch { return RunOutcome(.failure, "\(error)") }
         }
-        let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && ($0.kind == .json || $0.kind == .junit) }
+        let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && [.json, .junit, .tap].contains($0.kind) }
         (machineOnStdout ? errors : output).write(summary.summaryLine)
         return RunOutcome(summary.exitStatus, reason(for: summary))
     }

@@ -69,6 +69,18 @@ extension PageTestCommandLineTests {
             #expect(try XMLDocument(contentsOf: URL(fileURLWithPath: junit)).nodes(forXPath: "//testcase").count == 16)
         }
 
+        /// Issue 12 item 2: merging the same shard twice would count it twice; refused, naming the file.
+        @Test func mergeRefusesTheSameShardTwice() async throws {
+            let run = try await PageTestRun.run([Self.root + "hybrid/all-pass.html", "--shard", "1/2"])
+            defer { run.cleanUp() }
+            let first = run.output + "/results.json", copy = run.output + "/copy.json"
+            try FileManager.default.copyItem(atPath: first, toPath: copy)
+            let twice = try await CommandLineRun.run(["test", "--merge", first, copy])
+            #expect(twice.status == 4)
+            #expect(twice.stderr == "hybrid-run: error: \(copy) is shard 1/2 again (already merged from \(first)); merge each shard once\n",
+                    "stderr: \(twice.stderr)")
+        }
+
         @Test func mergeRefusesWhatIsNotAReport() async throws {
             let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json").path
             try #"{"version": 1, "tool": "hybrid-run", "pages": [{"page": 3}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
@@ -122,6 +134,9 @@ extension PageTestCommandLineTests {
             let cancelled = run.pages.filter { $0["outcome"] == "cancelled" }.count
             #expect(cancelled >= 1, "pages: \(run.pages.map { $0["outcome"] ?? .null })")
             #expect(run.stderr.contains("--max-failures"), "stderr: \(run.stderr)")
+            // Issue 12 item 2: the cancelled pages are in the summary line as in every report.
+            #expect(run.summaryLine?.hasSuffix("; \(cancelled) page\(cancelled == 1 ? "" : "s") cancelled") == true, "\(run.summaryLine ?? "")")
+            #expect(run.summary["pagesCancelled"]?.intValue == cancelled)
         }
 
         @Test func screenshotsOnlyOnFailureByDefaultAsPNGFilesNamedInTheReports() async throws {
@@ -148,7 +163,7 @@ extension PageTestCommandLineTests {
 
         @Test func tapAndJUnitFilesAreWellFormed() async throws {
             let pages = [Self.root + "qunit/suite.html", Self.root + "no-framework.html"]
-            let run = try await PageTestRun.run(pages + ["--reporter", "tap", "--reporter", "junit", "--screenshot", "off"])
+            let run = try await PageTestRun.run(pages + ["--reporter", "tap:{output}/results.tap", "--reporter", "junit:{output}/junit.xml", "--screenshot", "off"])
             defer { run.cleanUp() }
             #expect(run.status == 2)
             let tap = try String(contentsOfFile: run.output + "/results.tap", encoding: .utf8)
@@ -185,7 +200,7 @@ extension PageTestCommandLineTests {
                     """, type: "text/html; charset=utf-8")
             }
             let page = server.url("nasty.html")
-            let run = try await PageTestRun.run([page, "--reporter", "junit", "--reporter", "tap", "--screenshot", "off"])
+            let run = try await PageTestRun.run([page, "--reporter", "junit:{output}/junit.xml", "--reporter", "tap:{output}/results.tap", "--screenshot", "off"])
             defer { run.cleanUp() }
             #expect(run.status == 1)
             let test = try #require(run.test(page, nasty))
