@@ -1,8 +1,9 @@
 import Foundation
 
-/// One worker of a test run: runs test pages one after another, each in a fresh view when isolated
-/// (``resetState`` set), else each a fresh document in the same view (a warm page costs a
-/// navigation, not a process start). It feeds a
+/// One worker of a test run: a web view that runs test pages one after another (each page a fresh
+/// document in the same view, so a warm page costs a navigation, not a process start). Isolated
+/// (``resetState`` set), the view is made to look new between pages: blank document, empty
+/// `window.name`, the history it had when new, and its context's website data cleared. It feeds a
 /// ``PageTestMonitor`` with everything the view, the bridge and the page's adapter report, arms
 /// the monitor's next deadline, and gives the view up when its web process crashed or hung.
 @EngineActor
@@ -58,14 +59,12 @@ final class PageTestWorker {
         self.takeView = takeView
     }
 
-    /// Isolated mode: starts warming the view for the next page (called as a page starts, so the
-    /// warm-up runs while the page does).
-    var warmNextView: (() -> Void)?
-    /// Isolated mode: empties the worker's cookies, storage and caches after a page.
-    var resetState: (() async -> Void)?
-
-    /// The view running (or last ran) a page, for the next view to share its web process.
-    var currentView: WebView? { entry?.view }
+    /// Isolated mode: empties the worker's own context (cookies, storage, IndexedDB, caches,
+    /// service workers) after a page.
+    /// The argument: keep the in-memory resource cache (the page was a `file:` URL).
+    var resetState: ((Bool) async -> Void)?
+    /// Isolated mode: the history of the current view when it was new.
+    private var blankHistory: SavedHistory?
 
     /// The session the worker's page talks through, to route the adapter's calls.
     var sessionID: String? { entry?.bridge.currentSession?.id }
@@ -97,11 +96,14 @@ final class PageTestWorker {
             return run
         }
         run.hadView = true
+        if resetState != nil, blankHistory == nil {
+            // The history a new view has (one blank document), put back after every page.
+            if entry.view.url != "about:blank" { _ = await loadBlank(entry.view) }
+            blankHistory = entry.view.savedHistory()
+        }
         entry.bridge.originPolicy = .opening(page.url, additional: settings.additionalOrigins)
         current = run
         entry.view.load(page.url)
-        // After the load request, so the page's navigation goes first in the shared web process.
-        warmNextView?()
         arm(run)
         if !run.monitor.isFinished {
             await withCheckedContinuation { run.continuation = $0 }
@@ -113,9 +115,13 @@ final class PageTestWorker {
         }
         await settle(run, in: entry)
         if let resetState {
-            // The next page starts in a fresh view of an emptied context, as if it were the first.
-            if self.entry?.view === entry.view { retireView(entry) }
-            await resetState()
+            // The next page starts as if it were the first: a blank document (no timer of this
+            // page can write after the clear), no window.name, a new view's history, empty storage.
+            if self.entry?.view === entry.view, !(await blank(entry.view)) { replaceView(entry) }
+            // Files do not change during a run, so their in-memory copies cannot tell one page from
+            // another; dropping them would make every page re-read and re-compile (measured: about
+            // a third of a warm page's time). Pages from a server get every cache cleared.
+            await resetState(page.url.hasPrefix("file:"))
         }
         return run
     }
@@ -138,6 +144,7 @@ final class PageTestWorker {
         if let entry, !entry.view.isClosed { return entry }
         let fresh = try takeView()
         entry = fresh
+        blankHistory = nil
         tokens = [
             fresh.view.observe { [weak self] event in self?.pageEvent(event) },
             fresh.bridge.observe { [weak self] event in self?.bridgeEvent(event) },
@@ -167,11 +174,24 @@ final class PageTestWorker {
         }
     }
 
-    /// Closes a used view whose web process the next view shares (so it is not terminated).
-    private func retireView(_ used: ViewPool.Entry) {
-        tokens.removeAll()
-        used.view.close()
-        if entry?.view === used.view { entry = nil }
+    /// Makes a used view look new: about:blank loaded, `window.name` empty (set from an isolated
+    /// world, which page scripts cannot intercept), its history as when it was new. False when the
+    /// view could not be blanked (the caller replaces it).
+    private func blank(_ view: WebView) async -> Bool {
+        guard await loadBlank(view) else { return false }
+        do {
+            _ = try await view.evaluateJavaScript("window.name = ''; null", in: .isolated("hybridshell-test-reset"))
+        } catch {
+            return false
+        }
+        if let blankHistory { view.restoreHistory(blankHistory) }
+        return true
+    }
+
+    private func loadBlank(_ view: WebView) async -> Bool {
+        let finished = PageEventExpectation.loadFinished(view)
+        view.load("about:blank")
+        return (try? await finished.value(timeout: .seconds(10), "about:blank between pages")) == true
     }
 
     private func replaceView(_ dead: ViewPool.Entry) {

@@ -1,13 +1,11 @@
-/// Runs test pages in real WebKit views with a ``PageTestWorker`` per worker. Every view carries the
-/// bridge (with the mock handlers and the built-ins behind the test handler) and the test adapter at
-/// document start.
+/// Runs test pages in real WebKit views with a ``PageTestWorker`` per worker, each worker's view
+/// warmed up front. Every view carries the bridge (with the mock handlers and the built-ins behind
+/// the test handler) and the test adapter at document start.
 ///
 /// Isolated (the default, ``PageTestIsolation/perPage``): each worker has its own ephemeral web
-/// context, whose website data is cleared after every page, and each page gets a fresh view that
-/// shares the worker's web process (`related-view`: a new browsing context, history and JS global
-/// object without a process start), warmed while the previous page runs. Shared
-/// (``PageTestIsolation/shared``): one context and one reused view per worker, as fast as it gets,
-/// but a page sees what earlier pages left.
+/// context, emptied after every page (`webkit_website_data_manager_clear`), and its view is made
+/// to look new between pages (see ``PageTestWorker``). Shared (``PageTestIsolation/shared``): one
+/// context for the run, so a page sees what earlier pages (of any worker) left.
 @EngineActor
 public final class WebKitPageTestExecutor: PageTestExecutor {
     public struct Settings: Sendable {
@@ -82,22 +80,20 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
             try self.takeView(worker: index)
         }
         if settings.isolation == .perPage {
-            worker.warmNextView = { [unowned self] in self.isolated(index)?.spare.refill() }
-            worker.resetState = { [unowned self] in await self.isolated(index)?.context.clearWebsiteData() }
+            worker.resetState = { [unowned self] keepMemoryCache in
+                await self.isolated(index)?.context.clearWebsiteData(keepingMemoryCache: keepMemoryCache)
+            }
         }
         workers[index] = worker
         return worker
     }
 
-    /// A worker's own context and spare view (isolated mode), made on first use. Nil when the
-    /// context cannot be made; the worker then reports that its page got no view.
+    /// A worker's own context and its view warming up front (isolated mode), made on first use.
+    /// Nil when the context cannot be made; the worker then reports that its page got no view.
     private func isolated(_ index: Int) -> (context: WebContext, spare: ViewPool)? {
         if let state = isolated[index] { return state }
         guard let context = try? WebContext(storage: .ephemeral, headless: !settings.window.isVisible) else { return nil }
-        let spare = ViewPool(size: 1) { [unowned self] () throws(ShellError) in
-            // Sharing the worker's current web process makes a fresh view cost no process start.
-            try self.makeView(in: context, sharingWith: self.workers[index]?.currentView)
-        }
+        let spare = ViewPool(size: 1) { [unowned self] () throws(ShellError) in try self.makeView(in: context) }
         isolated[index] = (context, spare)
         return (context, spare)
     }
@@ -113,11 +109,11 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         case .perPage:
             guard let state = isolated(index) else { throw .invalidArgument("cannot create a web context for worker \(index + 1)") }
             if let warm = state.spare.takeWarmView() { return warm }
-            return try makeView(in: state.context, sharingWith: workers[index]?.currentView)
+            return try makeView(in: state.context)
         }
     }
 
-    private func makeView(in context: WebContext, sharingWith related: WebView? = nil) throws(ShellError) -> ViewPool.Entry {
+    private func makeView(in context: WebContext) throws(ShellError) -> ViewPool.Entry {
         var configuration = WebViewConfiguration()
         configuration.window = settings.window
         configuration.width = settings.width
@@ -125,7 +121,6 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         configuration.userAgent = settings.userAgent
         // A test page that opens a window must not navigate itself away from its tests.
         configuration.newWindowPolicy = .deny
-        configuration.sharesProcessWith = related.flatMap { $0.isClosed ? nil : $0 }
         let view = try WebView(configuration: configuration, context: context)
         let builtins = BridgeHandlers()
         builtins.registerBuiltins(userAgent: view.userAgent, appName: "hybrid-run test", appVersion: HybridShellVersion.current)
