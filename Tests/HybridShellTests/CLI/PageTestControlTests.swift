@@ -1,5 +1,6 @@
 import Foundation
 import HybridShell
+import Synchronization
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML
@@ -12,19 +13,36 @@ extension PageTestCommandLineTests {
     struct PageTestControlTests {
         static let root = "pages/fixtures/test/"
 
+        /// A server for retry/index.html that answers its `attempt` requests with 1, 2, … .
+        static func retryServer() async throws -> FixtureServer {
+            let server = try await FixtureServer.start()
+            let attempts = Mutex(0)
+            server.route("/fixtures/test/retry/attempt") { _ in
+                .text(String(attempts.withLock { count in count += 1; return count }))
+            }
+            return server
+        }
+
         @Test func aTestThatPassesOnRetryIsReportedFlaky() async throws {
-            let page = Self.root + "retry/index.html"
-            let retried = try await PageTestRun.run([page, "--retries", "1", "--screenshot", "off"])
+            let server = try await Self.retryServer(), fresh = try await Self.retryServer()
+            defer { server.stop(); fresh.stop() }
+            let page = server.url("fixtures/test/retry/index.html")
+            let retried = try await PageTestRun.run([page, "--retries", "1", "--screenshot", "off", "--reporter", "junit:{output}/junit.xml"])
             defer { retried.cleanUp() }
             #expect(retried.status == 0, "stdout: \(retried.stdout)")
+            // Issue 12 item 3: Surefire's element, with the first attempt's message and stack.
+            let junit = try String(contentsOfFile: retried.output + "/junit.xml", encoding: .utf8)
+            #expect(junit.contains(#"<flakyFailure message="flaky on purpose: attempt 1" type="AssertionError"><stackTrace>flaky on purpose: attempt 1"#),
+                    "\(junit)")
             let test = try #require(retried.test(page, "passes on the second attempt"))
             #expect(test["flaky"] == true)
             #expect(test["attempts"] == 2)
             #expect(retried.summary["flaky"] == 1)
-            let once = try await PageTestRun.run([page, "--screenshot", "off"])
+            let first = fresh.url("fixtures/test/retry/index.html")
+            let once = try await PageTestRun.run([first, "--screenshot", "off"])
             defer { once.cleanUp() }
             #expect(once.status == 1)
-            #expect(once.test(page, "passes on the second attempt")?["failures"]?[0]?["message"] == "flaky on purpose: attempt 1")
+            #expect(once.test(first, "passes on the second attempt")?["failures"]?[0]?["message"] == "flaky on purpose: attempt 1")
         }
 
         @Test func pagesSpreadOverTwoWorkersGiveTheSameResults() async throws {
