@@ -36,6 +36,15 @@ public final class TestCommand {
         } catch {
             return RunOutcome(.usage, "\(error)")
         }
+        if let grep = options.executor.adapter.grep {
+            // JavaScriptCore judges the pattern, now that WebKit is set up and before any page loads.
+            do {
+                try TestNameFilter.validate(grep, flag: options.executor.adapter.grepInvert ? "--grep-invert" : "--grep")
+            } catch {
+                executor.close()
+                return RunOutcome(.usage, "\(error)")
+            }
+        }
         executor.prewarm()
         let scheduler = TestScheduler(pages: pages, workers: options.workers, retries: options.list ? 0 : options.retries,
                                       maxFailures: options.maxFailures, executor: executor)

@@ -1,7 +1,7 @@
 /// `--grep` patterns: a JavaScript regular expression, written bare (`cart|checkout`) or as a
 /// literal with flags (`/cart/i`, `/items/v`). Checked with JavaScriptCore's own `RegExp` — the
 /// engine that matches it in the page (bridge-js/src/testing/options.js) — so what is valid there
-/// is valid here, and a typo or an unknown flag fails before any page loads.
+/// is valid here, and a typo or an unknown flag fails before any page loads (a usage error).
 public enum TestNameFilter {
     public static func parse(_ text: String, flag: String) throws(ShellError) -> (source: String, flags: String) {
         guard !text.isEmpty else { throw .invalidArgument("\(flag) needs a pattern") }
@@ -16,10 +16,23 @@ public enum TestNameFilter {
             }
         }
         guard !source.isEmpty else { throw .invalidArgument("\(flag) needs a pattern between the slashes") }
-        if let problem = JavaScriptRegExpCheck.problem(source: source, flags: flags) {
-            let what = flags.isEmpty ? "" : " (pattern \(JSONValue.quoted(source)), flags \(JSONValue.quoted(flags)))"
-            throw .invalidArgument("\(flag) \(JSONValue.quoted(text)) is not a valid JavaScript regular expression\(what): \(problem)")
-        }
         return (source, flags)
+    }
+
+    /// ``parse(_:flag:)``, then JavaScriptCore's verdict (``validate(_:flag:)``).
+    public static func parseAndValidate(_ text: String, flag: String) throws(ShellError) -> (source: String, flags: String) {
+        let parsed = try parse(text, flag: flag)
+        try validate(parsed, flag: flag)
+        return parsed
+    }
+
+    /// Asks JavaScriptCore whether `new RegExp(source, flags)` is valid. Needs the engine: call it
+    /// on the engine's thread once WebKit is set up (``TestCommand`` does, before any page loads);
+    /// a JavaScriptCore context made before that can leave the process hanging.
+    public static func validate(_ pattern: (source: String, flags: String), flag: String) throws(ShellError) {
+        guard let problem = JavaScriptRegExpCheck.problem(source: pattern.source, flags: pattern.flags) else { return }
+        let text = pattern.flags.isEmpty && !pattern.source.hasPrefix("/") ? pattern.source : "/\(pattern.source)/\(pattern.flags)"
+        let what = pattern.flags.isEmpty ? "" : " (pattern \(JSONValue.quoted(pattern.source)), flags \(JSONValue.quoted(pattern.flags)))"
+        throw .invalidArgument("\(flag) \(JSONValue.quoted(text)) is not a valid JavaScript regular expression\(what): \(problem)")
     }
 }
