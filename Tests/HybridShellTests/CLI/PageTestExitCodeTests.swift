@@ -176,7 +176,8 @@ extension PageTestCommandLineTests {
             defer { run.cleanUp() }
             #expect(run.status == 3, "stdout: \(run.stdout)")
             #expect(run.pages.map { $0["outcome"] } == ["cancelled", "cancelled"])
-            #expect(run.summaryLine == "hybrid-run: 0 passed, 0 failed, 0 skipped; 2 pages cancelled")
+            // (The hung page's first test may have passed before the run was stopped.)
+            #expect(run.summaryLine?.hasSuffix(" 0 failed, 0 skipped; 2 pages cancelled") == true, "\(run.summaryLine ?? "")")
             #expect(run.stderr.contains("--global-timeout"), "stderr: \(run.stderr)")
         }
 
