@@ -30,12 +30,12 @@ struct HybridRunTest: ParsableCommand {
     var framework: String = "auto"
 
     @Option(name: .long, help: ArgumentHelp(
-        "A reporter: list (default), dot, tap, junit or json, with :PATH to write a file (repeatable). Example: --reporter tap --reporter junit:junit.xml",
+        "A reporter: list (default), dot, tap, junit, json or html (repeatable). Without a path it writes to stdout (at most one may); with :PATH it writes that file; html writes DIR/index.html (html:DIR, default <output>/html). Example: --reporter tap --reporter junit:junit.xml --reporter html",
         valueName: "name[:path]"))
     var reporter: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
-        "Where screenshots go, and tap/junit/json reports given without a path (default test-results). Example: --output build/test-results",
+        "Where screenshots and an html report without a directory go (default test-results). Example: --output build/test-results",
         valueName: "dir"))
     var output: String?
 
@@ -105,6 +105,10 @@ struct HybridRunTest: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Append a token to the user agent. Example: --user-agent-suffix MyApp/1.2", valueName: "token"))
     var userAgentSuffix: String?
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Faster, less honest: reuse one view per worker and one cookie/storage jar for the run, so a page sees what earlier pages left (storage, cookies, window.name, history) and results can depend on page order, --workers and --shard. Default: each page starts as if it were the first. Example: --shared-state"))
+    var sharedState = false
+
     @Flag(name: .long, help: "Show the pages in a real window (for debugging). Example: --window --workers 1")
     var window = false
 
@@ -164,6 +168,7 @@ struct HybridRunTest: ParsableCommand {
         if let userAgentSuffix { settings.userAgent = .appending(userAgentSuffix) }
         try settings.userAgent.validate()
         settings.window = window ? .visible() : .offscreen
+        settings.isolation = sharedState ? .shared : .perPage
         settings.additionalOrigins = try allowOrigin.map { try OriginPattern(parsing: $0) }
         if let handlers { settings.mockHandlers = try MockHandlers.load(path: handlers) }
         settings.appName = "hybrid-run test"

@@ -54,8 +54,11 @@ public final class WebContext {
     public var schemes: [String] { configuration.schemes.map(\.scheme) }
 
     /// Removes every site's cookies, storage and caches (`webkit_website_data_manager_clear`).
-    public func clearWebsiteData() async {
-        await native.clearWebsiteData()
+    /// With `keepingMemoryCache`, the web processes' in-memory resource cache stays (what it
+    /// holds still obeys HTTP caching rules; dropping it makes every page re-read and re-compile
+    /// its resources).
+    public func clearWebsiteData(keepingMemoryCache: Bool = false) async {
+        await native.clearWebsiteData(keepingMemoryCache: keepingMemoryCache)
     }
 
     private static var sharedContext: WebContext?

@@ -37,15 +37,18 @@ final class WebKitContext {
     }
 
     /// Removes cookies, local storage, IndexedDB, caches… of every site
-    /// (`webkit_website_data_manager_clear`).
-    func clearWebsiteData() async {
+    /// (`webkit_website_data_manager_clear`); with `keepingMemoryCache`, all but the web
+    /// processes' in-memory resource cache.
+    func clearWebsiteData(keepingMemoryCache: Bool = false) async {
         let manager = webkit_web_context_get_website_data_manager(pointer)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let completion = AsyncCallCompletion { object, result in
                 _ = webkit_website_data_manager_clear_finish(manager, result, nil)
                 continuation.resume()
             }
-            webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, asyncCallReady, completion.retainedUserData())
+            let all = WEBKIT_WEBSITE_DATA_ALL.rawValue
+            let types = WebKitWebsiteDataTypes(rawValue: keepingMemoryCache ? all & ~WEBKIT_WEBSITE_DATA_MEMORY_CACHE.rawValue : all)
+            webkit_website_data_manager_clear(manager, types, 0, nil, asyncCallReady, completion.retainedUserData())
         }
     }
 

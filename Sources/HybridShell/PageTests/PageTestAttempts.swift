@@ -18,13 +18,17 @@ enum PageTestAttempts {
         guard var result = attempts.last else { preconditionFailure("fold needs at least one attempt") }
         result.attempts = attempts.count
         guard attempts.count > 1 else { return result }
-        var failedBefore = Set<String>()
+        var failedBefore: [String: [TestFailure]] = [:]
         for attempt in attempts.dropLast() {
-            for test in attempt.tests where test.status == .failed { failedBefore.insert(test.fullName) }
+            for test in attempt.tests where test.status == .failed {
+                failedBefore[test.fullName, default: []].append(test.failures.first ?? TestFailure(message: "failed"))
+            }
         }
         for index in result.tests.indices {
             result.tests[index].attempts = attempts.count
-            if result.tests[index].status == .passed, failedBefore.contains(result.tests[index].fullName) {
+            let earlier = failedBefore[result.tests[index].fullName] ?? []
+            result.tests[index].earlierFailures = earlier
+            if result.tests[index].status == .passed, !earlier.isEmpty {
                 result.tests[index].flaky = true
             }
         }

@@ -1,21 +1,14 @@
 import Foundation
 
 /// One worker of a test run: a web view that runs test pages one after another (each page a fresh
-/// document in the same view, so a warm page costs a navigation, not a process start). It feeds a
+/// document in the same view, so a warm page costs a navigation, not a process start). Isolated
+/// (``resetState`` set), the view is made to look new between pages: blank document, empty
+/// `window.name`, the history it had when new, and its context's website data cleared. It feeds a
 /// ``PageTestMonitor`` with everything the view, the bridge and the page's adapter report, arms
 /// the monitor's next deadline, and gives the view up when its web process crashed or hung.
 @EngineActor
 final class PageTestWorker {
-    struct Settings {
-        var limits: PageTestLimits
-        var screenshots: ScreenshotMode
-        var screenshotDirectory: String
-        var additionalOrigins: [OriginPattern]
-        var requestedFramework: String?
-        var runnerName = "HybridShell"
-    }
-
-    private final class Run {
+    final class Run {
         let page: TestPage
         let attempt: Int
         let started = ContinuousClock.now
@@ -43,7 +36,7 @@ final class PageTestWorker {
     }
 
     let index: Int
-    private let settings: Settings
+    let settings: Settings
     private let takeView: () throws(ShellError) -> ViewPool.Entry
     private var entry: ViewPool.Entry?
     private var tokens: [ObservationToken] = []
@@ -57,6 +50,13 @@ final class PageTestWorker {
         self.settings = settings
         self.takeView = takeView
     }
+
+    /// Isolated mode: empties the worker's own context (cookies, storage, IndexedDB, caches,
+    /// service workers) after a page.
+    /// The argument: keep the in-memory resource cache (the page was a `file:` URL).
+    var resetState: ((Bool) async -> Void)?
+    /// Isolated mode: the history of the current view when it was new.
+    private var blankHistory: SavedHistory?
 
     /// The session the worker's page talks through, to route the adapter's calls.
     var sessionID: String? { entry?.bridge.currentSession?.id }
@@ -88,6 +88,11 @@ final class PageTestWorker {
             return run
         }
         run.hadView = true
+        if resetState != nil, blankHistory == nil {
+            // The history a new view has (one blank document), put back after every page.
+            if entry.view.url != "about:blank" { _ = await loadBlank(entry.view) }
+            blankHistory = entry.view.savedHistory()
+        }
         entry.bridge.originPolicy = .opening(page.url, additional: settings.additionalOrigins)
         current = run
         entry.view.load(page.url)
@@ -101,6 +106,15 @@ final class PageTestWorker {
             await withCheckedContinuation { run.screenshotsWritten = $0 }
         }
         await settle(run, in: entry)
+        if let resetState {
+            // The next page starts as if it were the first: a blank document (no timer of this
+            // page can write after the clear), no window.name, a new view's history, empty storage.
+            if self.entry?.view === entry.view, !(await blank(entry.view)) { replaceView(entry) }
+            // Files do not change during a run, so their in-memory copies cannot tell one page from
+            // another; dropping them would make every page re-read and re-compile (measured: about
+            // a third of a warm page's time). Pages from a server get every cache cleared.
+            await resetState(page.url.hasPrefix("file:"))
+        }
         return run
     }
 
@@ -122,6 +136,7 @@ final class PageTestWorker {
         if let entry, !entry.view.isClosed { return entry }
         let fresh = try takeView()
         entry = fresh
+        blankHistory = nil
         tokens = [
             fresh.view.observe { [weak self] event in self?.pageEvent(event) },
             fresh.bridge.observe { [weak self] event in self?.bridgeEvent(event) },
@@ -144,10 +159,31 @@ final class PageTestWorker {
         default:
             // A page that navigated away leaves a foreign document whose late messages (console,
             // stale replies) would land in the next page's record; a fresh view cannot mix them up.
-            if PageTestWorker.withoutFragment(entry.view.url) != PageTestWorker.withoutFragment(run.page.url) {
+            // (Isolated, every page gets a fresh view anyway.)
+            if resetState == nil, PageTestWorker.withoutFragment(entry.view.url) != PageTestWorker.withoutFragment(run.page.url) {
                 replaceView(entry)
             }
         }
+    }
+
+    /// Makes a used view look new: about:blank loaded, `window.name` empty (set from an isolated
+    /// world, which page scripts cannot intercept), its history as when it was new. False when the
+    /// view could not be blanked (the caller replaces it).
+    private func blank(_ view: WebView) async -> Bool {
+        guard await loadBlank(view) else { return false }
+        do {
+            _ = try await view.evaluateJavaScript("window.name = ''; null", in: .isolated("hybridshell-test-reset"))
+        } catch {
+            return false
+        }
+        if let blankHistory { view.restoreHistory(blankHistory) }
+        return true
+    }
+
+    private func loadBlank(_ view: WebView) async -> Bool {
+        let finished = PageEventExpectation.loadFinished(view)
+        view.load("about:blank")
+        return (try? await finished.value(timeout: .seconds(10), "about:blank between pages")) == true
     }
 
     private func replaceView(_ dead: ViewPool.Entry) {
@@ -253,58 +289,5 @@ final class PageTestWorker {
             guard let self, let run, self.current === run else { return }
             self.apply(run.monitor.expire(at: .now), to: run)
         }
-    }
-
-    // MARK: Screenshots
-
-    private func screenshotPath(for run: Run, name: String) -> String {
-        let page = PageTestWorker.fileName(run.page.name) + (run.attempt > 1 ? "-attempt\(run.attempt)" : "")
-        return settings.screenshotDirectory + "/" + page + "/" + PageTestWorker.fileName(name) + ".png"
-    }
-
-    /// The URL without its fragment and percent-decoded, so that WebKit's spelling of a URL and
-    /// ours compare equal.
-    static func withoutFragment(_ url: String?) -> String {
-        guard let url else { return "" }
-        let document = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
-        return document.removingPercentEncoding ?? document
-    }
-
-    /// Letters, digits, `.`, `-` and `_`; the rest becomes `_`, at most 100 characters.
-    static func fileName(_ text: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
-        let mapped = String(text.map { allowed.contains($0) ? $0 : "_" }.prefix(100))
-        return mapped.hasPrefix(".") ? "_" + mapped.dropFirst() : mapped
-    }
-
-    /// A stuck web process never answers a snapshot request, so it gets a deadline.
-    private func snapshot(_ view: WebView, to path: String, within limit: Duration) async -> Bool {
-        do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        } catch {
-            return false
-        }
-        let race = SnapshotRace()
-        return await withCheckedContinuation { continuation in
-            race.continuation = continuation
-            race.timer = LoopTimer(after: limit) { race.settle(false) }
-            Task { @EngineActor in
-                let written = (try? await view.snapshot(toPNG: path)) != nil
-                race.settle(written)
-            }
-        }
-    }
-}
-
-/// Whichever comes first: the snapshot, or its deadline.
-@EngineActor
-private final class SnapshotRace {
-    var continuation: CheckedContinuation<Bool, Never>?
-    var timer: LoopTimer?
-
-    func settle(_ written: Bool) {
-        timer?.cancel()
-        continuation?.resume(returning: written)
-        continuation = nil
     }
 }

@@ -15,9 +15,14 @@ public struct TestCaseResult: Sendable, Equatable {
     public var attempts: Int
     /// A PNG of the page taken when the test failed, when screenshots are on.
     public var screenshot: String?
+    /// With `--retries`: the first failure of each earlier attempt in which this test failed,
+    /// oldest first (JUnit `<flakyFailure>`/`<rerunFailure>`).
+    public var earlierFailures: [TestFailure]
 
     public init(name: String, suite: [String] = [], status: TestStatus, duration: Double = 0, failures: [TestFailure] = [],
-                console: [ConsoleMessage] = [], flaky: Bool = false, attempts: Int = 1, screenshot: String? = nil) {
+                console: [ConsoleMessage] = [], flaky: Bool = false, attempts: Int = 1, screenshot: String? = nil,
+                earlierFailures: [TestFailure] = []) {
+        self.earlierFailures = earlierFailures
         self.name = name
         self.suite = suite
         self.status = status

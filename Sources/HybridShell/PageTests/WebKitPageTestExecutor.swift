@@ -1,6 +1,11 @@
-/// Runs test pages in real WebKit views: one shared ephemeral web context, a view warmed for each
-/// worker up front, and a ``PageTestWorker`` per worker. Every view carries the bridge (with the mock
-/// handlers and the built-ins behind the test handler) and the test adapter at document start.
+/// Runs test pages in real WebKit views with a ``PageTestWorker`` per worker, each worker's view
+/// warmed up front. Every view carries the bridge (with the mock handlers and the built-ins behind
+/// the test handler) and the test adapter at document start.
+///
+/// Isolated (the default, ``PageTestIsolation/perPage``): each worker has its own ephemeral web
+/// context, emptied after every page (`webkit_website_data_manager_clear`), and its view is made
+/// to look new between pages (see ``PageTestWorker``). Shared (``PageTestIsolation/shared``): one
+/// context for the run, so a page sees what earlier pages (of any worker) left.
 @EngineActor
 public final class WebKitPageTestExecutor: PageTestExecutor {
     public struct Settings: Sendable {
@@ -22,6 +27,7 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         public var appName = "HybridShell page tests"
         /// Starts the runner's own notes among a page's console lines (`NAME: the web process crashed…`).
         public var runnerName = "HybridShell"
+        public var isolation = PageTestIsolation.perPage
 
         public init() {}
     }
@@ -31,6 +37,9 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
     private let mocks = BridgeHandlers()
     private var pool: ViewPool!
     private var workers: [Int: PageTestWorker] = [:]
+    private let workerCount: Int
+    /// Isolated mode: each worker's own context and its next view, warming.
+    private var isolated: [Int: (context: WebContext, spare: ViewPool)] = [:]
 
     public init(settings: Settings, workers: Int) throws(ShellError) {
         self.settings = settings
@@ -38,13 +47,21 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         var contextConfiguration = settings.context
         contextConfiguration.headless = !settings.window.isVisible
         context = try WebContext(configuration: contextConfiguration)
+        workerCount = max(1, workers)
         settings.mockHandlers?.register(in: mocks)
-        pool = ViewPool(size: max(1, workers)) { [unowned self] () throws(ShellError) in try self.makeView() }
+        pool = ViewPool(size: settings.isolation == .shared ? workerCount : 0) { [unowned self] () throws(ShellError) in
+            try self.makeView(in: self.context)
+        }
     }
 
     /// Starts warming a view for each worker.
     public func prewarm() {
-        pool.refill()
+        switch settings.isolation {
+        case .shared:
+            pool.refill()
+        case .perPage:
+            for index in 0..<workerCount { isolated(index)?.spare.refill() }
+        }
     }
 
     public func run(_ page: TestPage, worker: Int, attempt: Int) async -> PageTestResult {
@@ -60,6 +77,7 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         for worker in workers.values { worker.close() }
         workers.removeAll()
         pool.drain()
+        for state in isolated.values { state.spare.drain() }
     }
 
     private func worker(_ index: Int) -> PageTestWorker {
@@ -70,21 +88,45 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
                                                                   requestedFramework: settings.adapter.framework == .auto ? nil : settings.adapter.framework.rawValue,
                                                                   runnerName: settings.runnerName)) {
             [unowned self] () throws(ShellError) -> ViewPool.Entry in
-            try self.takeView()
+            try self.takeView(worker: index)
+        }
+        if settings.isolation == .perPage {
+            worker.resetState = { [unowned self] keepMemoryCache in
+                await self.isolated(index)?.context.clearWebsiteData(keepingMemoryCache: keepMemoryCache)
+            }
         }
         workers[index] = worker
         return worker
     }
 
+    /// A worker's own context and its view warming up front (isolated mode), made on first use.
+    /// Nil when the context cannot be made; the worker then reports that its page got no view.
+    private func isolated(_ index: Int) -> (context: WebContext, spare: ViewPool)? {
+        if let state = isolated[index] { return state }
+        var configuration = settings.context
+        configuration.headless = !settings.window.isVisible
+        guard let context = try? WebContext(configuration: configuration) else { return nil }
+        let spare = ViewPool(size: 1) { [unowned self] () throws(ShellError) in try self.makeView(in: context) }
+        isolated[index] = (context, spare)
+        return (context, spare)
+    }
+
     /// A warm view if one is ready, else a cold one. The pool is not refilled: a worker keeps its
     /// view for every page, so a spare would only idle; the rare replacement (after a crash or a
     /// hang) starts cold.
-    private func takeView() throws(ShellError) -> ViewPool.Entry {
-        if let warm = pool.takeWarmView() { return warm }
-        return try makeView()
+    private func takeView(worker index: Int) throws(ShellError) -> ViewPool.Entry {
+        switch settings.isolation {
+        case .shared:
+            if let warm = pool.takeWarmView() { return warm }
+            return try makeView(in: context)
+        case .perPage:
+            guard let state = isolated(index) else { throw .invalidArgument("cannot create a web context for worker \(index + 1)") }
+            if let warm = state.spare.takeWarmView() { return warm }
+            return try makeView(in: state.context)
+        }
     }
 
-    private func makeView() throws(ShellError) -> ViewPool.Entry {
+    private func makeView(in context: WebContext) throws(ShellError) -> ViewPool.Entry {
         var configuration = WebViewConfiguration()
         configuration.window = settings.window
         configuration.width = settings.width

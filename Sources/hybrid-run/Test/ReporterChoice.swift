@@ -2,18 +2,7 @@ import HybridShell
 /// One `--reporter NAME[:PATH]` flag.
 struct ReporterChoice: Sendable, Equatable {
     enum Kind: String, Sendable, Equatable, CaseIterable {
-        case list, dot, tap, junit, json
-
-        /// The file a reporter writes under `--output DIR` when no path is given; list and dot are
-        /// for people and stay on stdout.
-        var defaultFileName: String? {
-            switch self {
-            case .list, .dot: nil
-            case .tap: "results.tap"
-            case .junit: "junit.xml"
-            case .json: "results.json"
-            }
-        }
+        case list, dot, tap, junit, json, html
     }
 
     let kind: Kind
@@ -24,7 +13,9 @@ struct ReporterChoice: Sendable, Equatable {
         self.destination = destination
     }
 
-    /// `tap`, `junit:reports/junit.xml`, `json:-` (stdout).
+    /// `tap` (stdout), `junit:reports/junit.xml`, `json:-` (stdout). The HTML report is a page
+    /// that stays a file: `html:DIR` writes `DIR/index.html`, `html` alone
+    /// `<outputDirectory>/html/index.html` (default `test-results`).
     init(parsing text: String, outputDirectory: String?) throws(ShellError) {
         let name = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         guard let kind = Kind(rawValue: name) else {
@@ -34,12 +25,22 @@ struct ReporterChoice: Sendable, Equatable {
         if let colon = text.firstIndex(of: ":") {
             let path = String(text[text.index(after: colon)...])
             guard !path.isEmpty else { throw .invalidArgument("--reporter \(text): the path after ':' is empty") }
-            destination = path == "-" ? .standardOutput : .file(path)
-        } else if let outputDirectory, let file = kind.defaultFileName {
-            destination = .file(outputDirectory + "/" + file)
+            if kind == .html {
+                guard path != "-" else { throw .invalidArgument("--reporter html writes a directory, not stdout; give html:DIR") }
+                destination = .file(path + "/index.html")
+            } else {
+                destination = path == "-" ? .standardOutput : .file(path)
+            }
+        } else if kind == .html {
+            destination = .file((outputDirectory ?? "test-results") + "/html/index.html")
         } else {
             destination = .standardOutput
         }
+    }
+
+    /// The file this reporter writes, nil for stdout.
+    var path: String? {
+        if case .file(let path) = destination { path } else { nil }
     }
 
     /// At most one reporter may write to stdout, or their lines would interleave.
@@ -63,6 +64,7 @@ struct ReporterChoice: Sendable, Equatable {
         case .tap: return TAPReporter(output: output, passWithNoTests: passWithNoTests)
         case .junit: return JUnitReporter(output: output)
         case .json: return JSONReporter(output: output)
+        case .html: return HTMLReporter(output: output)
         }
     }
 }

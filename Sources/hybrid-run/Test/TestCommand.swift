@@ -37,6 +37,15 @@ final class TestCommand {
         } catch {
             return RunOutcome(.usage, "\(error)")
         }
+        if let grep = options.executor.adapter.grep {
+            // JavaScriptCore judges the pattern, now that WebKit is set up and before any page loads.
+            do {
+                try TestNameFilter.validate(grep, flag: options.executor.adapter.grepInvert ? "--grep-invert" : "--grep")
+            } catch {
+                executor.close()
+                return RunOutcome(.usage, "\(error)")
+            }
+        }
         executor.prewarm()
         let scheduler = TestScheduler(pages: pages, workers: options.workers, retries: options.list ? 0 : options.retries,
                                       maxFailures: options.maxFailures, executor: executor)
@@ -66,18 +75,19 @@ final class TestCommand {
         executor.close()
         progress.clear()
 
-        let summary = TestRunSummary(pages: results, duration: (ContinuousClock.now - started).milliseconds, shard: shardTuple,
+        var summary = TestRunSummary(pages: results, duration: (ContinuousClock.now - started).milliseconds, shard: shardTuple,
                                      interruption: scheduler.interruption, passWithNoTests: options.passWithNoTests)
+        summary.runID = UUID().uuidString.lowercased()
         var reportProblem: String?
-        for reporter in reporters {
-            do { try reporter.runFinished(summary) } catch { reportProblem = "\(error)" }
+        for (choice, reporter) in zip(options.reporters, reporters) {
+            do { try reporter.runFinished(summary); announce(choice) } catch { reportProblem = "\(error)" }
         }
         if options.list {
             let count = results.reduce(0) { $0 + $1.tests.count }
             output.write("hybrid-run: \(count) test\(count == 1 ? "" : "s") in \(results.count) page\(results.count == 1 ? "" : "s")")
         } else {
-            // The summary line stays out of a JSON or XML document on stdout.
-            let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && ($0.kind == .json || $0.kind == .junit) }
+            // The summary line stays out of a JSON, XML or TAP document on stdout.
+            let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && [.json, .junit, .tap].contains($0.kind) }
             (machineOnStdout ? errors : output).write(summary.summaryLine)
         }
         if let reportProblem { return RunOutcome(.failure, reportProblem) }
@@ -102,6 +112,11 @@ final class TestCommand {
                 return RunOutcome(.usage, "\(path): \(error)")
             }
         }
+        do {
+            try TestReportMerge.checkDistinct(summaries, names: options.mergeReports)
+        } catch {
+            return RunOutcome(.usage, "\(error)")
+        }
         var summary = TestReportMerge.merge(summaries)
         summary.passWithNoTests = summary.passWithNoTests || options.passWithNoTests
         let useColor = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -110,12 +125,17 @@ final class TestCommand {
             reporter.runStarted(pages: summary.pages.map(\.page), workers: 1)
             for page in summary.pages { reporter.pageFinished(page) }
         }
-        for reporter in reporters {
-            do { try reporter.runFinished(summary) } catch { return RunOutcome(.failure, "\(error)") }
+        for (choice, reporter) in zip(options.reporters, reporters) {
+            do { try reporter.runFinished(summary); announce(choice) } catch { return RunOutcome(.failure, "\(error)") }
         }
-        let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && ($0.kind == .json || $0.kind == .junit) }
+        let machineOnStdout = options.reporters.contains { $0.destination == .standardOutput && [.json, .junit, .tap].contains($0.kind) }
         (machineOnStdout ? errors : output).write(summary.summaryLine)
         return RunOutcome(summary.exitStatus, reason(for: summary))
+    }
+
+    /// Says where a report file went (one line on stderr, so stdout keeps only reports).
+    private func announce(_ choice: ReporterChoice) {
+        if let path = choice.path { errors.write("hybrid-run: wrote the \(choice.kind.rawValue) report to \(path)") }
     }
 
     private var shardTuple: (index: Int, count: Int)? {

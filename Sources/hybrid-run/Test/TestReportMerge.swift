@@ -33,6 +33,25 @@ enum TestReportMerge {
         )
     }
 
+    /// Refuses to merge a report twice: two reports of the same run (`run` id), or two of the same
+    /// shard (`I/N`), would count their pages twice. `names` label the reports in the error (their
+    /// files), in the order of `summaries`.
+    public static func checkDistinct(_ summaries: [TestRunSummary], names: [String]) throws(ShellError) {
+        for (index, summary) in summaries.enumerated() {
+            for earlier in 0..<index {
+                let other = summaries[earlier]
+                let name = index < names.count ? names[index] : "report \(index + 1)"
+                let otherName = earlier < names.count ? names[earlier] : "report \(earlier + 1)"
+                if let shard = summary.shard, let otherShard = other.shard, shard == otherShard {
+                    throw .invalidArgument("\(name) is shard \(shard.index)/\(shard.count) again (already merged from \(otherName)); merge each shard once")
+                }
+                if let run = summary.runID, run == other.runID {
+                    throw .invalidArgument("\(name) is the same run as \(otherName) (run \(run)); merge each report once")
+                }
+            }
+        }
+    }
+
     private static func summary(_ root: Field) throws(ShellError) -> TestRunSummary {
         _ = try root.object()
         guard try root["tool"].string() == "hybrid-run" else { throw root["tool"].failure("expected \"hybrid-run\"") }
@@ -45,13 +64,16 @@ enum TestReportMerge {
         if try shardField.object(nullable: true) != nil {
             shard = (try shardField["index"].int(), try shardField["count"].int())
         }
-        return TestRunSummary(
+        var summary = TestRunSummary(
             pages: try root["pages"].array().map(page),
             duration: try root["summary"]["duration"].number(),
             shard: shard,
             interruption: try interruption(root["interruption"]),
             passWithNoTests: try root["passWithNoTests"].bool()
         )
+        // Reports written before runs had an identity have none.
+        summary.runID = root["run"].value == nil ? nil : try root["run"].string(nullable: true)
+        return summary
     }
 
     private static func interruption(_ field: Field) throws(ShellError) -> TestRunInterruption? {
@@ -113,7 +135,9 @@ enum TestReportMerge {
             console: try field["console"].array().map(console),
             flaky: try field["flaky"].bool(),
             attempts: try field["attempts"].int(),
-            screenshot: try field["screenshot"].string(nullable: true)
+            screenshot: try field["screenshot"].string(nullable: true),
+            // Reports written before retries kept earlier failures have none.
+            earlierFailures: field["earlierFailures"].value == nil ? [] : try field["earlierFailures"].array().map(failure)
         )
     }
 

@@ -9,6 +9,9 @@ struct TestRunSummary: Sendable, Equatable {
     /// Why the run stopped before every page ran.
     var interruption: TestRunInterruption?
     var passWithNoTests: Bool
+    /// A unique id of the run that produced this summary (JSON `run`), so `--merge` can refuse
+    /// the same report twice; nil for merged runs and reports that predate it.
+    var runID: String?
 
     init(pages: [PageTestResult], duration: Double, shard: (index: Int, count: Int)? = nil,
                 interruption: TestRunInterruption? = nil, passWithNoTests: Bool = false) {
@@ -21,23 +24,19 @@ struct TestRunSummary: Sendable, Equatable {
 
     static func == (a: TestRunSummary, b: TestRunSummary) -> Bool {
         a.pages == b.pages && a.duration == b.duration && a.shard?.index == b.shard?.index && a.shard?.count == b.shard?.count
-            && a.interruption == b.interruption && a.passWithNoTests == b.passWithNoTests
+            && a.interruption == b.interruption && a.passWithNoTests == b.passWithNoTests && a.runID == b.runID
     }
 
     var tests: [TestCaseResult] { pages.flatMap(\.tests) }
     func count(_ status: TestStatus) -> Int { pages.reduce(0) { $0 + $1.count(status) } }
     var flakyCount: Int { pages.reduce(0) { $0 + $1.flakyCount } }
 
+    /// The run's counts (``TestRunCounts``), the same in every report.
+    var counts: TestRunCounts { TestRunCounts(pages: pages, passWithNoTests: passWithNoTests) }
+
     /// The line every run ends with: `hybrid-run: 12 passed, 1 failed, 2 skipped`, then any
-    /// flaky, todo and page problems.
-    var summaryLine: String {
-        var line = "hybrid-run: \(count(.passed)) passed, \(count(.failed)) failed, \(count(.skipped)) skipped"
-        if count(.todo) > 0 { line += ", \(count(.todo)) todo" }
-        if flakyCount > 0 { line += " (\(flakyCount) flaky)" }
-        let broken = pages.count { $0.outcome.isInfrastructureFailure }
-        if broken > 0 { line += "; \(broken) page\(broken == 1 ? "" : "s") could not run" }
-        return line
-    }
+    /// todo, flaky and pages that could not run, were cancelled or had no tests.
+    var summaryLine: String { "hybrid-run: " + counts.text }
 
     /// The exit code, by the first that applies: 2 a page could not run (load, crash, bridge,
     /// framework) or the run was interrupted by a signal, 3 a timeout (a page's, or

@@ -1,6 +1,7 @@
 import Foundation
 import HybridShell
 @testable import hybrid_run
+import Synchronization
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML
@@ -13,19 +14,36 @@ extension PageTestCommandLineTests {
     struct PageTestControlTests {
         static let root = "pages/fixtures/test/"
 
+        /// A server for retry/index.html that answers its `attempt` requests with 1, 2, … .
+        static func retryServer() async throws -> FixtureServer {
+            let server = try await FixtureServer.start()
+            let attempts = Mutex(0)
+            server.route("/fixtures/test/retry/attempt") { _ in
+                .text(String(attempts.withLock { count in count += 1; return count }))
+            }
+            return server
+        }
+
         @Test func aTestThatPassesOnRetryIsReportedFlaky() async throws {
-            let page = Self.root + "retry/index.html"
-            let retried = try await PageTestRun.run([page, "--retries", "1", "--screenshot", "off"])
+            let server = try await Self.retryServer(), fresh = try await Self.retryServer()
+            defer { server.stop(); fresh.stop() }
+            let page = server.url("fixtures/test/retry/index.html")
+            let retried = try await PageTestRun.run([page, "--retries", "1", "--screenshot", "off", "--reporter", "junit:{output}/junit.xml"])
             defer { retried.cleanUp() }
             #expect(retried.status == 0, "stdout: \(retried.stdout)")
+            // Issue 12 item 3: Surefire's element, with the first attempt's message and stack.
+            let junit = try String(contentsOfFile: retried.output + "/junit.xml", encoding: .utf8)
+            #expect(junit.contains(#"<flakyFailure message="flaky on purpose: attempt 1" type="AssertionError"><stackTrace>flaky on purpose: attempt 1"#),
+                    "\(junit)")
             let test = try #require(retried.test(page, "passes on the second attempt"))
             #expect(test["flaky"] == true)
             #expect(test["attempts"] == 2)
             #expect(retried.summary["flaky"] == 1)
-            let once = try await PageTestRun.run([page, "--screenshot", "off"])
+            let first = fresh.url("fixtures/test/retry/index.html")
+            let once = try await PageTestRun.run([first, "--screenshot", "off"])
             defer { once.cleanUp() }
             #expect(once.status == 1)
-            #expect(once.test(page, "passes on the second attempt")?["failures"]?[0]?["message"] == "flaky on purpose: attempt 1")
+            #expect(once.test(first, "passes on the second attempt")?["failures"]?[0]?["message"] == "flaky on purpose: attempt 1")
         }
 
         @Test func pagesSpreadOverTwoWorkersGiveTheSameResults() async throws {
@@ -68,6 +86,18 @@ extension PageTestCommandLineTests {
             #expect(cli.status == 0, "stderr: \(cli.stderr)")
             #expect(cli.stdout == "hybrid-run: 16 passed, 0 failed, 0 skipped\n")
             #expect(try XMLDocument(contentsOf: URL(fileURLWithPath: junit)).nodes(forXPath: "//testcase").count == 16)
+        }
+
+        /// Issue 12 item 2: merging the same shard twice would count it twice; refused, naming the file.
+        @Test func mergeRefusesTheSameShardTwice() async throws {
+            let run = try await PageTestRun.run([Self.root + "hybrid/all-pass.html", "--shard", "1/2"])
+            defer { run.cleanUp() }
+            let first = run.output + "/results.json", copy = run.output + "/copy.json"
+            try FileManager.default.copyItem(atPath: first, toPath: copy)
+            let twice = try await CommandLineRun.run(["test", "--merge", first, copy])
+            #expect(twice.status == 4)
+            #expect(twice.stderr == "hybrid-run: error: \(copy) is shard 1/2 again (already merged from \(first)); merge each shard once\n",
+                    "stderr: \(twice.stderr)")
         }
 
         @Test func mergeRefusesWhatIsNotAReport() async throws {
@@ -123,6 +153,9 @@ extension PageTestCommandLineTests {
             let cancelled = run.pages.filter { $0["outcome"] == "cancelled" }.count
             #expect(cancelled >= 1, "pages: \(run.pages.map { $0["outcome"] ?? .null })")
             #expect(run.stderr.contains("--max-failures"), "stderr: \(run.stderr)")
+            // Issue 12 item 2: the cancelled pages are in the summary line as in every report.
+            #expect(run.summaryLine?.hasSuffix("; \(cancelled) page\(cancelled == 1 ? "" : "s") cancelled") == true, "\(run.summaryLine ?? "")")
+            #expect(run.summary["pagesCancelled"]?.intValue == cancelled)
         }
 
         @Test func screenshotsOnlyOnFailureByDefaultAsPNGFilesNamedInTheReports() async throws {
@@ -149,7 +182,7 @@ extension PageTestCommandLineTests {
 
         @Test func tapAndJUnitFilesAreWellFormed() async throws {
             let pages = [Self.root + "qunit/suite.html", Self.root + "no-framework.html"]
-            let run = try await PageTestRun.run(pages + ["--reporter", "tap", "--reporter", "junit", "--screenshot", "off"])
+            let run = try await PageTestRun.run(pages + ["--reporter", "tap:{output}/results.tap", "--reporter", "junit:{output}/junit.xml", "--screenshot", "off"])
             defer { run.cleanUp() }
             #expect(run.status == 2)
             let tap = try String(contentsOfFile: run.output + "/results.tap", encoding: .utf8)
@@ -186,7 +219,7 @@ extension PageTestCommandLineTests {
                     """, type: "text/html; charset=utf-8")
             }
             let page = server.url("nasty.html")
-            let run = try await PageTestRun.run([page, "--reporter", "junit", "--reporter", "tap", "--screenshot", "off"])
+            let run = try await PageTestRun.run([page, "--reporter", "junit:{output}/junit.xml", "--reporter", "tap:{output}/results.tap", "--screenshot", "off"])
             defer { run.cleanUp() }
             #expect(run.status == 1)
             let test = try #require(run.test(page, nasty))

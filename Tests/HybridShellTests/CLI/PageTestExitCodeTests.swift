@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import HybridShell
 import Synchronization
 import Testing
@@ -138,6 +141,27 @@ extension PageTestCommandLineTests {
             #expect(run.summaryLine == "hybrid-run: 4 passed, 1 failed, 0 skipped; 1 page could not run")
         }
 
+        /// Issue 12 item 2: a hung page is counted the same way by the summary line, JSON, JUnit and
+        /// TAP: its tests, plus one entry for the page that could not run — nothing made up.
+        @Test func hungPageIsCountedAlikeInEveryReport() async throws {
+            let hung = Self.root + "hung.html"
+            let run = try await PageTestRun.run([hung, "--idle-timeout", "5", "--screenshot", "off",
+                                                 "--reporter", "junit:{output}/junit.xml", "--reporter", "tap:{output}/results.tap"])
+            defer { run.cleanUp() }
+            #expect(run.status == 3, "stdout: \(run.stdout)")
+            #expect(run.summaryLine == "hybrid-run: 1 passed, 1 failed, 0 skipped; 1 page could not run")
+            #expect(run.summary["pagesCouldNotRun"] == 1 && run.summary["passed"] == 1 && run.summary["failed"] == 1)
+            let xml = try XMLDocument(contentsOf: URL(fileURLWithPath: run.output + "/junit.xml"))
+            let root = try #require(xml.rootElement())
+            #expect(root.attribute(forName: "tests")?.stringValue == "3", "2 tests + 1 page that could not run")
+            #expect(try xml.nodes(forXPath: "//testcase").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+                    == ["finishes", "spins forever", hung])
+            let tap = try String(contentsOfFile: run.output + "/results.tap", encoding: .utf8)
+            #expect(tap.split(separator: "\n").contains("1..3"), "\(tap)")
+            let junit = try String(contentsOfFile: run.output + "/junit.xml", encoding: .utf8)
+            #expect(!tap.contains("(page)") && !junit.contains("(page)"))
+        }
+
         @Test func pageTimeoutEndsASlowPage() async throws {
             let page = Self.root + "timeout/hybrid.html"
             let run = try await PageTestRun.run([page, "--page-timeout", "2", "--screenshot", "off"])
@@ -152,6 +176,8 @@ extension PageTestCommandLineTests {
             defer { run.cleanUp() }
             #expect(run.status == 3, "stdout: \(run.stdout)")
             #expect(run.pages.map { $0["outcome"] } == ["cancelled", "cancelled"])
+            // (The hung page's first test may have passed before the run was stopped.)
+            #expect(run.summaryLine?.hasSuffix(" 0 failed, 0 skipped; 2 pages cancelled") == true, "\(run.summaryLine ?? "")")
             #expect(run.stderr.contains("--global-timeout"), "stderr: \(run.stderr)")
         }
 
@@ -208,7 +234,10 @@ extension PageTestCommandLineTests {
             (["--shard", "x"], "--shard"),
             (["--grep", "/(/"], "--grep"),
             (["--grep", "a", "--grep-invert", "b"], "give --grep or --grep-invert, not both"),
-            (["--reporter", "html"], #"unknown reporter "html""#),
+            (["--reporter", "xml"], #"unknown reporter "xml""#),
+            (["--reporter", "tap", "--reporter", "junit"], "only one reporter can write to stdout (tap, junit)"),
+            (["--grep", "/items/x"], #"--grep "/items/x" is not a valid JavaScript regular expression (pattern "items", flags "x")"#),
+            (["--grep-invert", "a{2,1}"], #"--grep-invert "a{2,1}" is not a valid JavaScript regular expression: "#),
             (["--reporter", "tap:-", "--reporter", "junit:-"], "stdout"),
             (["--framework", "ava"], "--framework"),
             (["--screenshot", "sometimes"], "--screenshot"),

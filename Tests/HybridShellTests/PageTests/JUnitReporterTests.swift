@@ -47,7 +47,7 @@ struct JUnitReporterTests {
                 <properties>
                   <property name="url" value="file:///t/broken.html"/>
                 </properties>
-                <testcase classname="tests/broken.html" name="(page)" time="0.040" file="tests/broken.html">
+                <testcase classname="tests/broken.html" name="tests/broken.html" time="0.040" file="tests/broken.html">
                   <error message="the web process crashed" type="crashed">the web process crashed</error>
                   <system-out>[[ATTACHMENT|test-results/broken.png]]</system-out>
                 </testcase>
@@ -58,7 +58,7 @@ struct JUnitReporterTests {
                   <property name="url" value="file:///t/empty.html"/>
                   <property name="framework" value="mocha"/>
                 </properties>
-                <testcase classname="tests/empty.html" name="(page)" time="0.008" file="tests/empty.html">
+                <testcase classname="tests/empty.html" name="tests/empty.html" time="0.008" file="tests/empty.html">
                   <error message="no tests found" type="noTests">no tests found</error>
                 </testcase>
               </testsuite>
@@ -67,20 +67,57 @@ struct JUnitReporterTests {
             """)
     }
 
-    @Test func interruptedRunAddsAnErrorAndCancelledPagesAreSkipped() throws {
-        let text = try ReportSamples.render(ReportSamples.interruptedRun) { JUnitReporter(output: $0) }
+    /// Issue 12 item 2: no made-up `(run)` suite; a cancelled page is one skipped testcase named
+    /// after it, counted as the summary line counts it.
+    @Test func cancelledPagesAreSkippedTestcasesAndNothingIsMadeUp() throws {
+        let summary = ReportSamples.interruptedRun
+        let text = try ReportSamples.render(summary) { JUnitReporter(output: $0) }
         #expect(text.contains("""
-                <testcase classname="tests/late.html" name="(page)" time="0.000" file="tests/late.html">
+                <testcase classname="tests/late.html" name="tests/late.html" time="0.000" file="tests/late.html">
                   <skipped message="cancelled: interrupted by a signal"/>
                 </testcase>
             """))
+        #expect(!text.contains("(run)") && !text.contains("(page)") && !text.contains("(interrupted)"))
+        let counts = summary.counts
+        #expect(counts.pagesCancelled == 1)
+        #expect(text.contains("<testsuites name=\"hybrid-run\" tests=\"\(counts.tests + counts.pageEntries)\""))
+    }
+
+    /// The JUnit totals are the summary's tests plus one entry per page that ran no tests of its own.
+    @Test func totalsAreTheSummarysCounts() throws {
+        let summary = ReportSamples.run
+        let counts = summary.counts
+        #expect(summary.summaryLine == "hybrid-run: 2 passed, 1 failed, 1 skipped, 1 todo (1 flaky); 1 page could not run; 1 page without tests")
+        let text = JUnitReporter.document(summary)
+        #expect(text.contains(#"<testsuites name="hybrid-run" tests="7" failures="1" errors="2" skipped="2""#))
+        #expect(counts.tests + counts.pageEntries == 7)
+        #expect(counts.failed == 1 && counts.pagesCouldNotRun + counts.pagesWithoutTests == 2 && counts.skipped + counts.todo == 2)
+    }
+
+    /// Issue 12 item 3: reruns as Maven Surefire writes them, with each earlier attempt's message,
+    /// type and stack.
+    @Test func flakyAndRerunFailuresAreSurefireElements() {
+        let first = TestFailure(message: "expected 1 to equal 2", stack: "retried@file:///t/math.html:3:1", actual: "1", expected: "2")
+        let thrown = TestFailure(kind: .error, message: "TypeError: x is undefined", stack: "f@a.js:1:2")
+        let flaky = TestCaseResult(name: "retried", status: .passed, flaky: true, attempts: 3, earlierFailures: [first, thrown])
+        let failing = TestCaseResult(name: "broken", status: .failed, failures: [TestFailure(message: "still <wrong>")], attempts: 2,
+                                     earlierFailures: [first])
+        let page = PageTestResult(page: "a.html", url: "file:///a.html", outcome: .completed, tests: [flaky, failing], attempts: 3)
+        let text = JUnitReporter.document(TestRunSummary(pages: [page], duration: 0))
         #expect(text.contains("""
-              <testsuite name="(run)" tests="1" failures="0" errors="1" skipped="0" time="0.000">
-                <testcase classname="(run)" name="(interrupted)" time="0.000">
-                  <error message="interrupted by a signal" type="signal">interrupted by a signal</error>
-                </testcase>
-              </testsuite>
-            """))
+                  <flakyFailure message="expected 1 to equal 2" type="AssertionError"><stackTrace>expected 1 to equal 2
+            expected: 2
+            actual: 1
+            retried@file:///t/math.html:3:1</stackTrace></flakyFailure>
+                  <flakyError message="TypeError: x is undefined" type="TypeError"><stackTrace>TypeError: x is undefined
+            f@a.js:1:2</stackTrace></flakyError>
+            """), "\(text)")
+        #expect(text.contains("""
+                  <failure message="still &lt;wrong&gt;" type="AssertionError">still &lt;wrong&gt;</failure>
+                  <rerunFailure message="expected 1 to equal 2" type="AssertionError"><stackTrace>
+            """), "\(text)")
+        // A flaky test passed: it counts as a test, not a failure.
+        #expect(text.contains(#"<testsuites name="hybrid-run" tests="2" failures="1" errors="0" skipped="0""#))
     }
 
     @Test func pageWithoutTestsIsAnEmptySuiteWhenTheRunPassesWithNoTests() {
@@ -123,9 +160,9 @@ struct JUnitReporterTests {
         // What XML 1.0 cannot hold at all comes back as visible `\u{…}` text; everything else exactly.
         let names = ReportSamples.nastyPage.tests.map { XMLReader.storable($0.name) }
         #expect(Array(reader.testcaseNames.prefix(names.count)) == names)
-        #expect(reader.testcaseNames.suffix(2) == ["(page)", "(interrupted)"])
+        #expect(reader.testcaseNames.last == ReportSamples.nastyCrash.page)
         #expect(Array(reader.errorMessages.prefix(ReportSamples.nastyStrings.count)) == ReportSamples.nastyStrings.map { XMLReader.storable("TypeError: " + $0) })
-        #expect(reader.suiteNames == [ReportSamples.nastyPage.page, ReportSamples.nastyCrash.page, "(run)"])
+        #expect(reader.suiteNames == [ReportSamples.nastyPage.page, ReportSamples.nastyCrash.page])
         #expect(reader.systemOuts.contains(XMLReader.storable(ReportSamples.nastyMessage.miniBrowserLine)))
         #expect(reader.systemOuts.contains { $0.hasSuffix("[[ATTACHMENT|shots/crash \\u{0}.png]]") })
         #expect(text.contains("nul\\u{0}byte"))

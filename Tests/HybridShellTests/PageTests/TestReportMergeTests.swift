@@ -65,4 +65,26 @@ struct TestReportMergeTests {
         #expect(merged.passWithNoTests)
         #expect(TestReportMerge.merge([]) == TestRunSummary(pages: [], duration: 0))
     }
+
+    /// Issue 12 item 2: the same shard, or the same run, twice would count its pages twice.
+    @Test func refusesTheSameShardOrRunTwiceNamingTheFile() throws {
+        var first = TestRunSummary(pages: [ReportSamples.mathPage], duration: 1, shard: (index: 1, count: 2))
+        first.runID = "a"
+        var again = first
+        again.runID = "b"
+        #expect(throws: ShellError.invalidArgument("shard-1-again.json is shard 1/2 again (already merged from shard-1.json); merge each shard once")) {
+            try TestReportMerge.checkDistinct([first, again], names: ["shard-1.json", "shard-1-again.json"])
+        }
+        var whole = TestRunSummary(pages: [ReportSamples.mathPage], duration: 1)
+        whole.runID = "c"
+        #expect(throws: ShellError.invalidArgument("copy.json is the same run as results.json (run c); merge each report once")) {
+            try TestReportMerge.checkDistinct([whole, whole], names: ["results.json", "copy.json"])
+        }
+        var second = first
+        second.shard = (index: 2, count: 2)
+        second.runID = "d"
+        try TestReportMerge.checkDistinct([first, second, whole], names: ["1", "2", "3"])
+        // Reports without a run id (older ones) are still told apart by their shard.
+        try TestReportMerge.checkDistinct([TestRunSummary(pages: [], duration: 1), TestRunSummary(pages: [], duration: 1)], names: ["x", "y"])
+    }
 }

@@ -64,23 +64,19 @@ struct TestRunPlanningTests {
         }
     }
 
-    @Test func grepPatterns() throws {
-        #expect(try TestNameFilter.parse("cart|checkout", flag: "--grep") == ("cart|checkout", ""))
-        #expect(try TestNameFilter.parse("/Cart/i", flag: "--grep") == ("Cart", "i"))
-        #expect(try TestNameFilter.parse("/a/b", flag: "--grep") == ("/a/b", ""))
-        #expect(throws: ShellError.invalidArgument("--grep \"(unclosed\" is not a valid regular expression")) {
-            try TestNameFilter.parse("(unclosed", flag: "--grep")
-        }
-        #expect(throws: ShellError.self) { try TestNameFilter.parse("//", flag: "--grep") }
-    }
-
     @Test func reporterChoices() throws {
         #expect(try ReporterChoice(parsing: "tap", outputDirectory: nil) == ReporterChoice(kind: .tap, destination: .standardOutput))
-        #expect(try ReporterChoice(parsing: "junit", outputDirectory: "out") == ReporterChoice(kind: .junit, destination: .file("out/junit.xml")))
+        // Issue 12 item 4: without a path a reporter writes to stdout, --output or not.
+        #expect(try ReporterChoice(parsing: "junit", outputDirectory: "out") == ReporterChoice(kind: .junit, destination: .standardOutput))
+        #expect(try ReporterChoice(parsing: "tap", outputDirectory: "out") == ReporterChoice(kind: .tap, destination: .standardOutput))
+        #expect(try ReporterChoice(parsing: "html", outputDirectory: nil) == ReporterChoice(kind: .html, destination: .file("test-results/html/index.html")))
+        #expect(try ReporterChoice(parsing: "html", outputDirectory: "out") == ReporterChoice(kind: .html, destination: .file("out/html/index.html")))
+        #expect(try ReporterChoice(parsing: "html:site", outputDirectory: "out") == ReporterChoice(kind: .html, destination: .file("site/index.html")))
+        #expect(throws: ShellError.self) { try ReporterChoice(parsing: "html:-", outputDirectory: nil) }
         #expect(try ReporterChoice(parsing: "list", outputDirectory: "out") == ReporterChoice(kind: .list, destination: .standardOutput))
         #expect(try ReporterChoice(parsing: "json:r.json", outputDirectory: "out") == ReporterChoice(kind: .json, destination: .file("r.json")))
         #expect(try ReporterChoice(parsing: "json:-", outputDirectory: "out") == ReporterChoice(kind: .json, destination: .standardOutput))
-        #expect(throws: ShellError.self) { try ReporterChoice(parsing: "html", outputDirectory: nil) }
+        #expect(throws: ShellError.self) { try ReporterChoice(parsing: "xml", outputDirectory: nil) }
         #expect(throws: ShellError.self) { try ReporterChoice(parsing: "junit:", outputDirectory: nil) }
         #expect(throws: ShellError.self) {
             try ReporterChoice.validate([ReporterChoice(kind: .tap, destination: .standardOutput), ReporterChoice(kind: .list, destination: .standardOutput)])
@@ -126,5 +122,12 @@ struct TestRunPlanningTests {
         ], duration: 5)
         #expect(summary.summaryLine == "hybrid-run: 1 passed, 1 failed, 1 skipped, 1 todo (1 flaky); 1 page could not run")
         #expect(TestRunSummary(pages: [], duration: 0).summaryLine == "hybrid-run: 0 passed, 0 failed, 0 skipped")
+        // Issue 12 item 2: cancelled pages and pages without tests are counted too.
+        let stopped = TestRunSummary(pages: [page(.completed, [.failed]), page(.cancelled("stopped")), page(.cancelled("stopped")), page(.noTests)],
+                                     duration: 1, interruption: .maxFailures(1))
+        #expect(stopped.summaryLine == "hybrid-run: 0 passed, 1 failed, 0 skipped; 2 pages cancelled; 1 page without tests")
+        var passing = stopped
+        passing.passWithNoTests = true
+        #expect(passing.summaryLine == "hybrid-run: 0 passed, 1 failed, 0 skipped; 2 pages cancelled")
     }
 }

@@ -19,6 +19,8 @@ struct PageTestRun: Sendable {
                     whileRunning: (@Sendable (CommandLineRun.Running) async -> Void)? = nil) async throws -> PageTestRun {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-test-\(UUID().uuidString)").path
         let reporter = jsonReport ? ["--reporter", "json:\(output)/results.json"] : []
+        // `{output}` in an argument stands for that directory (e.g. `junit:{output}/junit.xml`).
+        let arguments = arguments.map { $0.replacingOccurrences(of: "{output}", with: output) }
         let command = try await CommandLineRun.run(["test"] + arguments + ["--output", output] + reporter, whileRunning: whileRunning)
         let text = try? String(contentsOfFile: output + "/results.json", encoding: .utf8)
         let report = text.flatMap { try? JSONValue(parsing: $0) } ?? .null

@@ -3,20 +3,22 @@ import HybridShell
 /// (``TestReportMerge`` reads it back):
 ///
 /// ```
-/// {"tool":"hybrid-run","version":1,"shard":{"index":1,"count":4}|null,
+/// {"tool":"hybrid-run","version":1,"run":"<uuid>"|null,"shard":{"index":1,"count":4}|null,
 ///  "interruption":null|{"kind":"maxFailures","maxFailures":3,"message":"…"},"passWithNoTests":false,
-///  "summary":{"pages":N,"passed":N,"failed":N,"skipped":N,"todo":N,"flaky":N,"duration":ms,"exitCode":N},
+///  "summary":{"pages":N,"passed":N,"failed":N,"skipped":N,"todo":N,"flaky":N,
+///             "pagesCouldNotRun":N,"pagesCancelled":N,"pagesWithoutTests":N,"duration":ms,"exitCode":N},
 ///  "pages":[{"page":"…","url":"…","framework":"…"|null,"outcome":"completed","reason":null|"…",
 ///            "duration":ms,"attempts":1,"worker":0,"screenshot":null|"…",
 ///            "console":[{"level":"log","source":"console","text":"…","url":"…","line":1,"column":2}],
 ///            "tests":[{"name":"…","suite":["…"],"fullName":"…","status":"passed","duration":ms,
-///                      "flaky":false,"attempts":1,"screenshot":null,
+///                      "flaky":false,"attempts":1,"screenshot":null,"earlierFailures":[…],
 ///                      "failures":[{"kind":"assertion","message":"…","stack":null,"actual":null,"expected":null}],
 ///                      "console":[…]}]}]}
 /// ```
 ///
 /// The text is compact, with keys sorted, so the same results always give the same bytes.
-/// `summary` and `fullName` are derived, for readers; `interruption.kind` is
+/// `summary` (``TestRunCounts``) and `fullName` are derived, for readers; `run` identifies the
+/// run, so that `--merge` refuses the same report (or shard) twice; `interruption.kind` is
 /// ``TestRunInterruption/name`` and `outcome` is ``PageTestOutcome/name``.
 @EngineActor
 final class JSONReporter: TestReporter {
@@ -40,20 +42,25 @@ final class JSONReporter: TestReporter {
 
     /// The report as a JSON value.
     nonisolated static func document(_ summary: TestRunSummary) -> JSONValue {
+        let counts = summary.counts
         let shard: JSONValue = summary.shard.map { ["index": .number(Double($0.index)), "count": .number(Double($0.count))] } ?? .null
         return [
             "tool": "hybrid-run",
             "version": .number(Double(formatVersion)),
+            "run": summary.runID.map(JSONValue.string) ?? .null,
             "shard": shard,
             "interruption": summary.interruption.map(value) ?? .null,
             "passWithNoTests": .bool(summary.passWithNoTests),
             "summary": [
                 "pages": .number(Double(summary.pages.count)),
-                "passed": .number(Double(summary.count(.passed))),
-                "failed": .number(Double(summary.count(.failed))),
-                "skipped": .number(Double(summary.count(.skipped))),
-                "todo": .number(Double(summary.count(.todo))),
-                "flaky": .number(Double(summary.flakyCount)),
+                "passed": .number(Double(counts.passed)),
+                "failed": .number(Double(counts.failed)),
+                "skipped": .number(Double(counts.skipped)),
+                "todo": .number(Double(counts.todo)),
+                "flaky": .number(Double(counts.flaky)),
+                "pagesCouldNotRun": .number(Double(counts.pagesCouldNotRun)),
+                "pagesCancelled": .number(Double(counts.pagesCancelled)),
+                "pagesWithoutTests": .number(Double(counts.pagesWithoutTests)),
                 "duration": .number(summary.duration),
                 "exitCode": .number(Double(summary.exitStatus.rawValue)),
             ],
@@ -94,6 +101,7 @@ final class JSONReporter: TestReporter {
             "attempts": .number(Double(test.attempts)),
             "screenshot": test.screenshot.map(JSONValue.string) ?? .null,
             "failures": .array(test.failures.map(value)),
+            "earlierFailures": .array(test.earlierFailures.map(value)),
             "console": .array(test.console.map(value)),
         ]
     }

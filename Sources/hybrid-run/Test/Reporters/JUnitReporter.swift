@@ -31,13 +31,17 @@ import HybridShell
 ///   `<properties>` `flaky` and `attempts`), and `[[ATTACHMENT|path]]` for its screenshot (the
 ///   Jenkins attachments convention, which GitLab reads too). A page's own console lines go to
 ///   its testsuite's `<system-out>`.
-/// - A page that could not run adds a testcase named `(page)` holding
-///   `<error message="reason" type="crashed">` (the outcome's name) and the page's screenshot;
-///   a page without tests the same with `type="noTests"` (unless the run passes with no tests,
-///   then the testsuite is just empty); a cancelled page a `(page)` testcase with
-///   `<skipped message="cancelled: reason"/>`.
-/// - An interrupted run adds a testsuite `(run)` whose testcase `(interrupted)` holds
-///   `<error type="signal">` (or `maxFailures`, `globalTimeout`), so the report is not green.
+/// - Counts follow ``TestRunCounts``: every test, plus one testcase for each page that ran no
+///   tests of its own, named after the page (as Surefire names a class-level failure after the
+///   class, and as TAP gives it one line): `<error message="reason" type="crashed">` (the
+///   outcome's name) with the page's screenshot for a page that could not run; the same with
+///   `type="noTests"` for a page without tests (unless the run passes with no tests, then the
+///   testsuite is just empty); `<skipped message="cancelled: reason"/>` for a cancelled page. No
+///   other testcase or testsuite is made up, so `tests` is the summary's tests plus those pages.
+/// - Retries (`--retries`), as Maven Surefire writes reruns: a flaky test (failed, then passed)
+///   gets one `<flakyFailure>` (or `<flakyError>` for a thrown error) per failed attempt, a test
+///   that failed every attempt one `<rerunFailure>` (`<rerunError>`) per earlier attempt, each
+///   with that attempt's message and `type` and a `<stackTrace>`.
 /// - No `timestamp` or `hostname`: the report depends only on the results.
 @EngineActor
 final class JUnitReporter: TestReporter {
@@ -58,12 +62,7 @@ final class JUnitReporter: TestReporter {
 
     /// The whole XML document, without a final newline.
     nonisolated static func document(_ summary: TestRunSummary) -> String {
-        var suites = summary.pages.map { Suite(page: $0, passWithNoTests: summary.passWithNoTests) }
-        if let interruption = summary.interruption {
-            let problem = Problem.error(message: interruption.message, type: interruption.name, text: interruption.message)
-            let testcase = Case(classname: "(run)", name: "(interrupted)", seconds: 0, file: nil, properties: [], problem: problem, systemOut: [])
-            suites.append(Suite(name: "(run)", file: nil, seconds: 0, properties: [], cases: [testcase], systemOut: []))
-        }
+        let suites = summary.pages.map { Suite(page: $0, passWithNoTests: summary.passWithNoTests) }
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         lines.append("<testsuites name=\"hybrid-run\"" + counts(suites.flatMap(\.cases)) + " time=\"\(seconds(summary.duration))\">")
         for suite in suites { lines += suite.lines }
@@ -115,12 +114,14 @@ extension JUnitReporter {
         var properties: [(String, String)]
         var problem: Problem?
         var systemOut: [String]
+        /// `<flakyFailure>`/`<rerunFailure>`… lines (Surefire's reruns).
+        var reruns: [String] = []
 
         var lines: [String] {
             var attributes = "classname=\"\(XMLText.attribute(classname))\" name=\"\(XMLText.attribute(name))\" time=\"\(JUnitReporter.seconds(seconds))\""
             if let file { attributes += " file=\"\(XMLText.attribute(file))\"" }
             let body = JUnitReporter.propertyLines(properties, indent: "      ") + (problem.map { ["      " + $0.line] } ?? [])
-                + JUnitReporter.systemOutLines(systemOut, indent: "      ")
+                + reruns.map { "      " + $0 } + JUnitReporter.systemOutLines(systemOut, indent: "      ")
             guard !body.isEmpty else { return ["    <testcase \(attributes)/>"] }
             return ["    <testcase \(attributes)>"] + body + ["    </testcase>"]
         }
@@ -164,7 +165,7 @@ extension JUnitReporter {
             }
             let attachment = page.screenshot.map { ["[[ATTACHMENT|\($0)]]"] } ?? []
             if let pageProblem {
-                cases.append(Case(classname: page.page, name: "(page)", seconds: page.duration, file: page.page, properties: [],
+                cases.append(Case(classname: page.page, name: page.page, seconds: page.duration, file: page.page, properties: [],
                                   problem: pageProblem, systemOut: attachment))
             } else {
                 systemOut += attachment
@@ -187,8 +188,23 @@ extension JUnitReporter {
             case .todo: problem = .skipped(message: "todo")
             case .failed: problem = failureProblem(test.failures)
             }
-            return Case(classname: ([page] + test.suite).joined(separator: " › "), name: test.name, seconds: test.duration, file: page,
-                        properties: properties, problem: problem, systemOut: systemOut)
+            var testcase = Case(classname: ([page] + test.suite).joined(separator: " › "), name: test.name, seconds: test.duration, file: page,
+                                properties: properties, problem: problem, systemOut: systemOut)
+            switch test.status {
+            case .passed: testcase.reruns = test.earlierFailures.map { rerun($0, flaky: true) }
+            case .failed: testcase.reruns = test.earlierFailures.map { rerun($0, flaky: false) }
+            case .skipped, .todo: break
+            }
+            return testcase
+        }
+
+        /// `<flakyFailure message="…" type="AssertionError"><stackTrace>…</stackTrace></flakyFailure>`,
+        /// or `flakyError`, `rerunFailure`, `rerunError`.
+        private static func rerun(_ failure: TestFailure, flaky: Bool) -> String {
+            let element = (flaky ? "flaky" : "rerun") + (failure.kind == .error ? "Error" : "Failure")
+            let type = failure.kind == .error ? errorName(failure.message) ?? "Error" : "AssertionError"
+            return "<\(element) message=\"\(XMLText.attribute(failure.message))\" type=\"\(XMLText.attribute(type))\">"
+                + "<stackTrace>\(XMLText.text(describe(failure)))</stackTrace></\(element)>"
         }
 
         private static func failureProblem(_ failures: [TestFailure]) -> Problem {
