@@ -15,21 +15,14 @@ import Foundation
 ///   and tests are open (`<details open>`), the rest folded.
 /// - Everything from the page (names, messages, console) is HTML-escaped.
 @EngineActor
-final class HTMLReporter: TestReporter {
-    private let output: ReportOutput
+final class HTMLReporter: DocumentReporter {
+    let output: ReportOutput
 
     init(output: ReportOutput) {
         self.output = output
     }
 
-    func runStarted(pages: [String], workers: Int) {}
-
-    func pageFinished(_ result: PageTestResult) {}
-
-    func runFinished(_ summary: TestRunSummary) throws(ShellError) {
-        output.write(HTMLReporter.document(summary))
-        try output.finish()
-    }
+    nonisolated static func text(of summary: TestRunSummary) -> String { HTMLReporter.document(summary) }
 
     /// The whole page. `image` reads a screenshot for inlining (nil when it cannot be read; the
     /// path is shown instead).

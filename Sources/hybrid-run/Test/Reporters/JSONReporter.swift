@@ -21,24 +21,17 @@ import HybridShell
 /// run, so that `--merge` refuses the same report (or shard) twice; `interruption.kind` is
 /// ``TestRunInterruption/name`` and `outcome` is ``PageTestOutcome/name``.
 @EngineActor
-final class JSONReporter: TestReporter {
+final class JSONReporter: DocumentReporter {
     /// The `version` this reporter writes and ``TestReportMerge`` reads.
     nonisolated static let formatVersion = 1
 
-    private let output: ReportOutput
+    let output: ReportOutput
 
     init(output: ReportOutput) {
         self.output = output
     }
 
-    func runStarted(pages: [String], workers: Int) {}
-
-    func pageFinished(_ result: PageTestResult) {}
-
-    func runFinished(_ summary: TestRunSummary) throws(ShellError) {
-        output.write(JSONReporter.document(summary).jsonText)
-        try output.finish()
-    }
+    nonisolated static func text(of summary: TestRunSummary) -> String { JSONReporter.document(summary).jsonText }
 
     /// The report as a JSON value.
     nonisolated static func document(_ summary: TestRunSummary) -> JSONValue {

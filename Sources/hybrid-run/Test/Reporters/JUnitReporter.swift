@@ -44,21 +44,14 @@ import HybridShell
 ///   with that attempt's message and `type` and a `<stackTrace>`.
 /// - No `timestamp` or `hostname`: the report depends only on the results.
 @EngineActor
-final class JUnitReporter: TestReporter {
-    private let output: ReportOutput
+final class JUnitReporter: DocumentReporter {
+    let output: ReportOutput
 
     init(output: ReportOutput) {
         self.output = output
     }
 
-    func runStarted(pages: [String], workers: Int) {}
-
-    func pageFinished(_ result: PageTestResult) {}
-
-    func runFinished(_ summary: TestRunSummary) throws(ShellError) {
-        output.write(JUnitReporter.document(summary))
-        try output.finish()
-    }
+    nonisolated static func text(of summary: TestRunSummary) -> String { JUnitReporter.document(summary) }
 
     /// The whole XML document, without a final newline.
     nonisolated static func document(_ summary: TestRunSummary) -> String {

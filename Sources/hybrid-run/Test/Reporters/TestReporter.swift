@@ -11,3 +11,22 @@ protocol TestReporter: AnyObject {
     /// After the last page: the whole run. Errors writing a file are reported by the caller.
     func runFinished(_ summary: TestRunSummary) throws(ShellError)
 }
+
+/// A reporter that writes one document when the run ends (junit, json, html): the file is never
+/// half-written, and nothing is shown before the run is over.
+protocol DocumentReporter: TestReporter {
+    var output: ReportOutput { get }
+    /// The whole report as text.
+    nonisolated static func text(of summary: TestRunSummary) -> String
+}
+
+extension DocumentReporter {
+    func runStarted(pages: [String], workers: Int) {}
+
+    func pageFinished(_ result: PageTestResult) {}
+
+    func runFinished(_ summary: TestRunSummary) throws(ShellError) {
+        output.write(Self.text(of: summary))
+        try output.finish()
+    }
+}
