@@ -30,8 +30,9 @@ const DEFAULT_OPTIONS = { framework: 'auto', grep: null, grepInvert: false, list
 // options: the adapter's options (merged over the defaults; `adapter: false` leaves it out);
 // scripts: [{code, file}] run in order as the page's own; url; localStorage (a Map shared
 // between documents, for retries); native: FakeNative options; deferHello: hold the handshake;
-// body, title: the page's markup without its scripts, and its title (see htmlPage).
-function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///work/pages/fixtures/test/page.html', localStorage, native: nativeOptions, deferHello = false, adapter = true, pageScript = true, body = '', title = '' } = {}) {
+// body, title: the page's markup without its scripts, and its title (see htmlPage); fetch: the
+// page's fetch, for pages that ask a server (none by default).
+function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///work/pages/fixtures/test/page.html', localStorage, native: nativeOptions, deferHello = false, adapter = true, pageScript = true, body = '', title = '', fetch } = {}) {
   const dom = new Dom({ url: 'https://app.example/' });
   const native = new FakeNative({ allowedOrigins: ['file://', 'https://app.example'], ...nativeOptions });
   const transcript = [];
@@ -52,6 +53,7 @@ function bootTestPage({ options = {}, scripts: pageScripts = [], url = 'file:///
     ErrorEvent,
     setInterval: (fn, ms, ...args) => dom.clock.setTimeout(function repeat() { dom.clock.setTimeout(repeat, ms); fn(...args); }, ms),
     clearInterval: () => {},
+    ...(fetch ? { fetch } : {}),
   });
   // Console capture's relay: its own world, sharing the page's document, with the native handler.
   const consoleWorld = dom.createWorld('hybridshell-console', {
