@@ -39,32 +39,32 @@ struct EnvelopeShapeError: Error, CustomStringConvertible {
     let description: String
 }
 
+/// Reads an envelope with the one member scanner (``JSONScanner/scanObject(depth:_:)``): the
+/// envelope object is depth 1, its frames array 2, each frame 3.
 private struct PostReader {
     var scanner: JSONScanner
 
     mutating func readEnvelope() throws -> InboundPost {
         scanner.skipWhitespace()
-        let result = try readEnvelopeObject()
-        scanner.skipWhitespace()
-        guard scanner.index == scanner.bytes.count else { throw scanner.error(.trailingCharacters) }
-        return result
-    }
-
-    private mutating func readEnvelopeObject() throws -> InboundPost {
-        try scanner.expect(UInt8(ascii: "{"))
+        guard try scanner.peek() == UInt8(ascii: "{") else { throw scanner.unexpected() }
         var version: JSONValue?
         var session: String?
         var frames: [InboundFrame]?
-        var keys = Set<String>()
-        var first = true
-        while let (key, offset) = try nextMember(first: &first) {
-            try scanner.check(key: key, at: offset, isDuplicate: !keys.insert(key).inserted)
+        var unexpected: (key: String, offset: Int)?
+        try scanner.scanObject(depth: 1) { scanner, key, offset throws(JSONSyntaxError) in
             switch key {
             case "v": version = try scanner.parseValue(depth: 1)
             case "s": session = try scanner.parseValue(depth: 1).stringValue
-            case "m": frames = try readFrames()
-            default: throw EnvelopeShapeError(description: "unexpected envelope key \(JSONValue.quoted(key)) at byte \(offset) (an envelope has only v, s and m)")
+            case "m": frames = try Self.readFrames(&scanner)
+            default:
+                if unexpected == nil { unexpected = (key, offset) }
+                try scanner.skipValue(depth: 1)
             }
+        }
+        scanner.skipWhitespace()
+        guard scanner.index == scanner.bytes.count else { throw scanner.error(.trailingCharacters) }
+        if let unexpected {
+            throw shape("unexpected envelope key \(JSONValue.quoted(unexpected.key)) at byte \(unexpected.offset) (an envelope has only v, s and m)")
         }
         guard version == .number(1) else { throw shape("the envelope's version (v) must be 1") }
         guard let session, session.count == 32, session.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
@@ -78,59 +78,23 @@ private struct PostReader {
         EnvelopeShapeError(description: message)
     }
 
-    /// The next key of an object whose `{` was consumed, with the cursor left on its value (which
-    /// the caller must consume), or nil at the closing `}`.
-    private mutating func nextMember(first: inout Bool) throws -> (String, Int)? {
-        scanner.skipWhitespace()
-        if first {
-            first = false
-            if try scanner.peek() == UInt8(ascii: "}") { scanner.index += 1; return nil }
-        } else if try scanner.peek() == UInt8(ascii: ",") {
-            scanner.index += 1
-            scanner.skipWhitespace()
-        } else {
-            try scanner.expect(UInt8(ascii: "}"))
-            return nil
-        }
-        let offset = scanner.index
-        guard try scanner.peek() == UInt8(ascii: "\"") else { throw scanner.unexpected() }
-        let key = try scanner.scanString(decode: true)!
-        scanner.skipWhitespace()
-        try scanner.expect(UInt8(ascii: ":"))
-        scanner.skipWhitespace()
-        return (key, offset)
-    }
-
-    private mutating func readFrames() throws -> [InboundFrame] {
+    private static func readFrames(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> [InboundFrame] {
         guard try scanner.peek() == UInt8(ascii: "[") else { throw scanner.unexpected() }
-        scanner.index += 1
         var frames: [InboundFrame] = []
-        scanner.skipWhitespace()
-        if try scanner.peek() == UInt8(ascii: "]") { scanner.index += 1; return frames }
-        while true {
-            scanner.skipWhitespace()
-            frames.append(try readFrame())
-            scanner.skipWhitespace()
-            if try scanner.peek() == UInt8(ascii: ",") { scanner.index += 1; continue }
-            try scanner.expect(UInt8(ascii: "]"))
-            return frames
-        }
+        try scanner.scanArray(depth: 2) { scanner, _ throws(JSONSyntaxError) in frames.append(try readFrame(&scanner)) }
+        return frames
     }
 
     /// Reads one frame object. Syntax errors refuse the whole post; a well-formed frame with wrong
     /// members becomes `.invalid` so the rest of the batch still runs.
-    private mutating func readFrame() throws -> InboundFrame {
+    private static func readFrame(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> InboundFrame {
         guard try scanner.peek() == UInt8(ascii: "{") else {
             try scanner.skipValue(depth: 2)
             return .invalid(id: nil, reason: "a frame must be an object")
         }
-        scanner.index += 1
         var members: [String: JSONValue] = [:]
         var payload: RawJSON?
-        var keys = Set<String>()
-        var first = true
-        while let (key, offset) = try nextMember(first: &first) {
-            try scanner.check(key: key, at: offset, isDuplicate: !keys.insert(key).inserted)
+        try scanner.scanObject(depth: 3) { scanner, key, _ throws(JSONSyntaxError) in
             if key == "d" {
                 let start = scanner.index
                 try scanner.skipValue(depth: 3)

@@ -3,7 +3,9 @@ import Foundation
 
 /// Where a reporter writes: standard output, line by line as it goes, or a file, written whole
 /// when the run ends (so a report file is never half-written).
-final class ReportOutput: @unchecked Sendable {
+/// Used on the engine actor only, as the reporters are: its buffer needs no lock.
+@EngineActor
+final class ReportOutput {
     enum Destination: Sendable, Equatable {
         case standardOutput
         case file(String)
