@@ -36,7 +36,9 @@ struct UserContentTests {
     }
 
     @Test func scriptsRunAtTheRequestedTimeAndFrames() async throws {
-        let view = try makeView()
+        // The test reads a file: iframe's document from its parent, which needs file access
+        // (without it every file is its own origin).
+        let view = try makeView { $0.allowsFileAccessFromFileURLs = true }
         defer { view.close() }
         view.addUserScript(UserScript(source: "window.startSawBody = document.body !== null;", injectionTime: .documentStart))
         view.addUserScript(UserScript(source: "window.endSawBody = document.body !== null;", injectionTime: .documentEnd))
