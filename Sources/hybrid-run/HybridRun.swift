@@ -2,8 +2,8 @@ import ArgumentParser
 import Logging
 import HybridShell
 
-/// `hybrid-run --url URL|PATH`: the main job. The flags only gather values; ``RunCommand`` (in the
-/// library) does the work.
+/// `hybrid-run --url URL|PATH`: the main job. The flags only gather values; ``RunCommand`` (beside
+/// it, over the library) does the work.
 struct HybridRun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hybrid-run",

@@ -44,27 +44,27 @@ struct HybridRunTest: ParsableCommand {
         valueName: "when"))
     var screenshot: String = ScreenshotMode.onlyOnFailure.rawValue
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Seconds one test may run; passed to the framework, and enforced. Default: the framework's own. Example: --timeout 5", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds one page may take in all (default 300). Example: --page-timeout 60", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds one page may take in all (default 300). Example: --page-timeout 60", valueName: "seconds"))
     var pageTimeout: Double = 300
 
-    @Option(name: .long, help: ArgumentHelp("Seconds the whole run may take (default: no limit). Example: --global-timeout 600", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds the whole run may take (default: no limit). Example: --global-timeout 600", valueName: "seconds"))
     var globalTimeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Seconds without any test event after which a page counts as hung: its web process is killed and the run goes on (default 30). Example: --idle-timeout 10",
         valueName: "seconds"))
     var idleTimeout: Double = 30
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Run a page again up to N times when a test failed, it crashed or timed out; tests that pass on a retry are reported as flaky. Example: --retries 2",
         valueName: "n"))
     var retries: Int = 0
 
-    @Option(name: .long, help: ArgumentHelp("Pages run in parallel, each in its own web view (1-16, default 1). Example: --workers 2", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Pages run in parallel, each in its own web view (1-16, default 1). Example: --workers 2", valueName: "n"))
     var workers: Int = 1
 
     @Option(name: .long, help: ArgumentHelp("Run only the I-th of N slices of the pages. Example: --shard 2/4", valueName: "I/N"))
@@ -85,7 +85,7 @@ struct HybridRunTest: ParsableCommand {
         "Merge JSON reports of earlier runs (e.g. shards) given instead of pages, and report them as one run. Example: --merge shard-*.json --reporter junit:junit.xml"))
     var merge = false
 
-    @Option(name: .long, help: ArgumentHelp("Stop after N failed tests (pages not run are reported as cancelled). Example: --max-failures 1", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Stop after N failed tests (pages not run are reported as cancelled). Example: --max-failures 1", valueName: "n"))
     var maxFailures: Int?
 
     @Flag(name: .long, help: "Exit 0 when no tests are found (otherwise 5). Example: --pass-with-no-tests")

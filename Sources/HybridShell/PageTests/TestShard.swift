@@ -9,8 +9,11 @@ public struct TestShard: Sendable, Equatable {
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
             throw .invalidArgument("--shard must look like 1/4 (this shard / number of shards), got \(JSONValue.quoted(text))")
         }
-        guard count >= 1, (1...count).contains(index) else {
-            throw .invalidArgument("--shard \(text): the shard number must be between 1 and \(max(count, 1))")
+        guard count >= 1 else {
+            throw .invalidArgument("--shard \(text): the number of shards must be at least 1")
+        }
+        guard (1...count).contains(index) else {
+            throw .invalidArgument("--shard \(text): the shard number must be between 1 and \(count)")
         }
         self.index = index
         self.count = count

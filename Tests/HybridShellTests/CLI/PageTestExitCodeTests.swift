@@ -241,7 +241,10 @@ extension PageTestCommandLineTests {
             (["--reporter", "tap:-", "--reporter", "junit:-"], "stdout"),
             (["--framework", "ava"], "--framework"),
             (["--screenshot", "sometimes"], "--screenshot"),
-            (["--timeout", "-1"], "--timeout"),
+            (["--timeout", "-1"], "--timeout takes a positive number of seconds up to 86400, not -1"),
+            (["--shard", "1/0"], "the number of shards must be at least 1"),
+            (["--workers", "-2"], "--workers takes 1 to 16"),
+            (["--idle-timeout", "-5"], "--idle-timeout takes a positive number of seconds"),
             (["--handlers", "pages/fixtures/test/missing-mocks.json"], "missing-mocks.json"),
         ] as [([String], String)])
         func badFlagsExitWithCode4(flags: [String], message: String) async throws {
