@@ -85,9 +85,21 @@ enum TOMLKeyLines {
         var lines: [String: Int] = [:]
         var prefix: [String] = []
         var arrayCounts: [String: Int] = [:]
+        // Inside a multi-line string (''' or """), lines belong to the string: no keys there.
+        var openString: String?
         for (index, raw) in text.components(separatedBy: "\n").enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
+            if let delimiter = openString {
+                if line.components(separatedBy: delimiter).count % 2 == 0 { openString = nil }
+                continue
+            }
             if line.isEmpty || line.hasPrefix("#") { continue }
+            if let equals = line.firstIndex(of: "="), !line.hasPrefix("[") {
+                let value = line[line.index(after: equals)...]
+                for delimiter in [String(repeating: "\"", count: 3), String(repeating: "'", count: 3)] where value.components(separatedBy: delimiter).count % 2 == 0 {
+                    openString = delimiter
+                }
+            }
             if line.hasPrefix("[[") {
                 let name = keyPath(String(line.dropFirst(2).prefix { $0 != "]" }))
                 let joined = name.joined(separator: ".")

@@ -73,6 +73,9 @@ struct ConfigurationFileTests {
         ("allow_origins = [\"example.org\"]", "app.toml:1: allow_origins: origin pattern \"example.org\" needs a scheme"),
         ("user_agent = \"a\"\nuser_agent_suffix = \"b\"", "app.toml:2: user_agent_suffix: give user_agent or user_agent_suffix, not both"),
         ("pool = = 1", "app.toml:1: "),
+        // A key inside a multi-line string is the string's text, not a key (issue 12, item 11).
+        ("pool = 99\ndata_dir = \'\'\'\npool = 1\n\'\'\'", "app.toml:1: pool: must be between 0 and 16, not 99"),
+        ("pool = 99\ndata_dir = \"\"\"\npool = 1\n\"\"\"\n", "app.toml:1: pool: must be between 0 and 16, not 99"),
     ])
     func tomlErrorsNameTheKeyAndLine(text: String, message: String) {
         do {
