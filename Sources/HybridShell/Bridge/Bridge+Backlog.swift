@@ -56,6 +56,23 @@ extension Bridge {
         }
     }
 
+    /// Everything still waiting, now: a closing document's last calls (its `unload` handlers'
+    /// and the answers to the events before it) must reach Swift before the session ends.
+    func drainAll(_ session: BridgeSession) {
+        while !session.backlog.isEmpty, !session.isEnded, self.session === session {
+            var work: SliceWork
+            switch session.backlog.removeFirst() {
+            case .frames(let rest):
+                work = rest
+            case .unread(let text, let reply, let arrived):
+                guard let (post, current) = readPost(text, reply), current === session else { continue }
+                work = prepare(post.frames, in: session, reply: reply, arrived: arrived)
+            }
+            // No time budget here (a slice that "started" in the future never runs out).
+            while let rest = dispatchSlice(work, in: session, sliceStarted: .now + .seconds(3_600)) { work = rest }
+        }
+    }
+
     /// One slice of the backlog, then the rest in a later turn.
     private func drain(_ session: BridgeSession) {
         guard !session.isEnded, self.session === session else {

@@ -122,7 +122,10 @@ extension Bridge {
         Task { @EngineActor [weak self, weak session, weak handled] in
             let answer = try? await engine.callFunctionReturningString(
                 "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], in: .isolated(Bridge.world))
-            if let self, let session, let text = answer ?? nil, !text.isEmpty { self.receiveDeliveryAnswer(text, session: session) }
+            if let self, let session {
+                if let text = answer ?? nil, !text.isEmpty { self.receiveDeliveryAnswer(text, session: session) }
+                self.drainAll(session)
+            }
             handled?.fulfill(())
         }
         _ = try? await handled.value()

@@ -230,3 +230,35 @@ final class Recorder {
     private(set) var names: [String] = []
     func add(_ name: String) { names.append(name) }
 }
+
+/// A closing document's last calls reach Swift even when dispatch is sliced (issue 11's flood
+/// slicing once left them in a backlog that the session's end then dropped).
+@Suite(.timeLimit(.minutes(1)))
+@EngineActor
+struct ClosingDocumentTests {
+    @Test func callsAnsweringTheUnloadDeliveryAllRunBeforeItReturns() async throws {
+        let engine = FakeBridgeEngine()
+        var configuration = BridgeConfiguration(originPolicy: OriginPolicy(patterns: [try OriginPattern(parsing: "https://app.example")]))
+        configuration.dispatchSlice = .zero  // every turn's budget is spent at once: the backlog path
+        let bridge = Bridge(engine: engine, configuration: configuration)
+        let seen = Recorder()
+        let all = Handoff<Void>()
+        bridge.handlers.registerRaw("seen", sync: { _, _ in
+            Task { @EngineActor in
+                seen.add("seen")
+                if seen.names.count == 200 { all.fulfill(()) }
+            }
+            return .null
+        })
+        let session = "c1" + String(repeating: "0", count: 30)
+        _ = await engine.hello(session: session, url: "https://app.example/", origin: "https://app.example")
+        // The page's unload handlers make 200 calls while the delivery is handled.
+        let calls = (1...200).map { #"{"t":"call","id":\#($0),"h":"seen","d":null}"# }.joined(separator: ",")
+        engine.answerDelivery = { _, _ in "[" + calls + "]" }
+        await bridge.emitAndWait("unload", timeout: .seconds(10))
+        bridge.endSession()
+        // Handlers that ran report through tasks; those dropped never will.
+        _ = try? await all.value(timeout: .seconds(5), "every call's handler")
+        #expect(seen.names.count == 200)
+    }
+}
