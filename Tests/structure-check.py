@@ -36,13 +36,13 @@ LAYERS = {
     "Config": BASE + ["Engine"],
     "Bridge": BASE + ["Engine", "Schemes"],
     "Manager": BASE + ["Engine", "Schemes", "Bridge", "Config"],
-    "PageTests": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
+    "PageTests": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config", "Modules"],
     "Automation": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
     # Signed offline packages: files, signatures and a store on disk; no engine.
     "Packages": BASE + ["Engine"],
     # Native API modules: handlers over the bridge, wired to the page manager's stack.
     "Modules": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
-    "Kiosk": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
+    "Kiosk": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config", "Modules"],
 }
 
 DECLARATION = re.compile(

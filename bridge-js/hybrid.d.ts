@@ -222,7 +222,7 @@ declare namespace HybridShell {
     call(name: 'ui.showToast', data: { title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }, options?: CallOptions): Promise<null>;
     call(name: 'ui.showModal', data: ModalOptions, options?: CallOptions): Promise<{ confirm: boolean; cancel: boolean }>;
     call<T = any>(name: 'http.request', data: HttpRequest, options?: CallOptions): Promise<HttpResponse<T>>;
-    call(name: 'files.choose', data?: { title?: string }, options?: CallOptions): Promise<{ path: string; name: string; size: number }>;
+    call(name: 'files.choose', data?: { title?: string }, options?: CallOptions): Promise<{ url: string; name: string; size: number }>;
     call(name: 'files.save', data: { name: string; data: string; encoding?: 'utf8' | 'base64' }, options?: CallOptions): Promise<{ path: string; size: number }>;
     on(event: 'system.networkStatusChange', listener: (status: NetworkStatus) => void): void;
   }
@@ -235,9 +235,10 @@ declare namespace HybridShell {
     data?: unknown;
     /** Milliseconds, 1…120000 (default 30000). */
     timeout?: number;
-    responseType?: 'json' | 'text';
+    responseType?: 'json' | 'text' | 'file';
   }
-  interface HttpResponse<T = any> { statusCode: number; headers: Record<string, string>; data: T; }
+  /** `data` inline, or for responseType 'file' and bodies over the inline limit (16 MB) `tempFilePath`, a hybrid-file:// URL, and `size`. */
+  interface HttpResponse<T = any> { statusCode: number; headers: Record<string, string>; data?: T; tempFilePath?: string; size?: number; }
 
   /** What success/complete get: the result plus `errMsg` ("setStorage:ok"). */
   type WxResult<T = {}> = T & { errMsg: string };
@@ -277,6 +278,8 @@ declare namespace HybridShell {
     request: WxApi<{ url: string; method?: HttpRequest['method']; header?: Record<string, string>; data?: unknown; timeout?: number; dataType?: 'json' | 'text' },
       { data: any; statusCode: number; header: Record<string, string> }>;
     chooseImage: WxApi<{}, { tempFilePaths: string[]; tempFiles: Array<{ path: string; size: number }> }>;
+    chooseVideo: WxApi<{}, { tempFilePath: string; size: number }>;
+    downloadFile: WxApi<{ url: string; header?: Record<string, string>; timeout?: number }, { tempFilePath: string; statusCode: number; header: Record<string, string> }>;
     setClipboardData: WxApi<{ data: string }>;
     getClipboardData: WxApi<{}, { data: string }>;
     showToast: WxApi<{ title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }>;

@@ -112,6 +112,9 @@ struct HybridRunTest: ParsableCommand {
     @Flag(name: .long, help: "Show the pages in a real window (for debugging). Example: --window --workers 1")
     var window = false
 
+    // Native modules (issue 15): their flags live in TestModuleOptions.
+    @OptionGroup(title: "Native modules") var moduleOptions: TestModuleOptions
+
     func validate() throws {
         if grep != nil, grepInvert != nil { throw ValidationError("give --grep or --grep-invert, not both") }
         if merge, list || shard != nil { throw ValidationError("--merge reports earlier runs; it takes no --list or --shard") }
@@ -171,6 +174,7 @@ struct HybridRunTest: ParsableCommand {
         settings.isolation = sharedState ? .shared : .perPage
         settings.additionalOrigins = try allowOrigin.map { try OriginPattern(parsing: $0) }
         if let handlers { settings.mockHandlers = try MockHandlers.load(path: handlers) }
+        try moduleOptions.apply(to: &settings)
         settings.appName = "hybrid-run test"
         settings.runnerName = "hybrid-run"
         options.executor = settings

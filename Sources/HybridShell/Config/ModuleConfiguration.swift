@@ -19,6 +19,8 @@ public struct ModuleConfiguration: Sendable, Equatable {
     public var modalConfirms = true
     /// Origins `http.request` may reach (`http_allow`); none by default.
     public var httpAllow: [OriginPattern] = []
+    /// The largest http response body answered inline; larger ones come as `hybrid-file://` URLs.
+    public var httpInlineLimit = 16 * 1024 * 1024
 
     public init() {}
 

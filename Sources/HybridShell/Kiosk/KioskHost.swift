@@ -14,6 +14,8 @@ public final class KioskHost: PageDelegate {
     public let homeURL: String
     public let allowList: KioskAllowList
     public private(set) var page: Page?
+    /// The profile's native modules (`modules = [...]`); the home's origin has every enabled one.
+    public private(set) var modules: ModuleHost?
     /// Every event, in order (the command logs them; tests watch them).
     public var onEvent: (KioskEvent) -> Void = { _ in }
 
@@ -72,6 +74,10 @@ public final class KioskHost: PageDelegate {
         manager.recoveryURL = { [weak self] _ in self?.homeURL }
         manager.onGiveUp = { [weak self] _ in self?.gaveUp() }
         manager.delegate = self
+        // Modules follow the window (native dialogs, the desktop clipboard), but a file is only
+        // ever chosen by the profile (module_settings.file_choice): no chooser escapes the lock-down.
+        modules = try ModuleHost.builtins(profile.shell.modules, manager: manager, openedURL: homeURL, dataDirectory: shell.storage.directory,
+                                          options: .init(nativeFileChooser: false))
     }
 
     /// Opens the home page and starts the watchdogs.

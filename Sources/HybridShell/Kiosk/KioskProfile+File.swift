@@ -28,6 +28,8 @@ extension KioskProfile {
         profile.shell.storage = shell.storage
         if case .persistent(let data) = shell.storage { profile.shell.storage = .persistent(directory: absolute(data, directory)) }
         profile.shell.crashRecovery = shell.crashRecovery
+        // Native modules (`modules`, `[[capability]]`, `[module_settings]`), as in a --config file.
+        profile.shell.modules = shell.modules
         if reader.members["pool"] != nil { profile.shell.poolSize = shell.poolSize }
         do {
             if checkHome { _ = try WebRoute(profile.home).request() }

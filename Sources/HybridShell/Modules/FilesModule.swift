@@ -1,19 +1,19 @@
 import Foundation
 
-/// The `files` module: `files.choose {title?}` → `{path, name, size}` or `CANCELLED` (a real GTK
-/// chooser with `--window`; headless, `module_settings.file_choice` answers, or it is cancelled),
+/// The `files` module: `files.choose {title?}` → `{url, name, size}` or `CANCELLED` (a real GTK
+/// chooser with `--window`; headless, `module_settings.file_choice` answers, or it is cancelled);
+/// `url` is a `hybrid-file://` URL the calling document (its origin, its session) reads the file
+/// through — the page never learns the file's path —,
 /// and `files.save {name, data, encoding?: utf8|base64}` → `{path, size}`: bytes the page gives,
 /// written atomically (temporary file, then rename) into `<data-dir>/files`, or a per-run
 /// temporary folder when ephemeral.
-// TODO(issue 15): reading a chosen file from the page through a hybrid-file:// URL waits for the
-// scheme work of another branch; until then the page gets the path and size only.
 public enum FilesModule {
     public static let name = "files"
     public static let maxSave = 16 * 1024 * 1024
 
-    static func module(headless: Bool, choice: String?, directory: String) -> NativeModule {
+    static func module(headless: Bool, choice: String?, directory: String, shares: FileShares?) -> NativeModule {
         NativeModule(name: name) { handlers in
-            handlers.registerRaw("files.choose", inOrder: { data, _ in
+            handlers.registerRaw("files.choose", inOrder: { data, call in
                 let arguments = try ModuleArguments(data, handler: "files.choose", fields: ["title"])
                 let title = try arguments.optionalString("title", maxLength: 256) ?? "Choose a file"
                 let path = headless ? choice : await Desktop.chooseFile(title: title)
@@ -23,7 +23,15 @@ public enum FilesModule {
                     throw BridgeError(.handlerError, "the chosen file \(path) cannot be read", details: ["reason": "io"])
                 }
                 let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-                return RawJSON(unchecked: JSONValue.object(["path": .string(path), "name": .string((path as NSString).lastPathComponent),
+                guard let shares else {
+                    throw BridgeError(.handlerError, "the chosen file cannot be handed to the page: the shell shares no files (fileShares is off)",
+                                      details: ["reason": "share"])
+                }
+                let url: String
+                do { url = try call.share(file: path, in: shares) } catch {
+                    throw BridgeError(.handlerError, "the chosen file cannot be shared with this page: \(error)", details: ["reason": "share"])
+                }
+                return RawJSON(unchecked: JSONValue.object(["url": .string(url), "name": .string((path as NSString).lastPathComponent),
                                                             "size": .number(Double(size))]).jsonText)
             })
             handlers.registerRaw("files.save", sync: { data, _ in

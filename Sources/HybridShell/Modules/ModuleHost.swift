@@ -12,6 +12,8 @@ public final class ModuleHost {
     public let manager: PageManager
     public private(set) var modules: [NativeModule] = []
     public var policy: CapabilityPolicy
+    /// Where `http` keeps the large bodies it shares (made by ``builtins(_:manager:openedURL:dataDirectory:options:)``).
+    public internal(set) var downloads: ModuleDownloads?
 
     public init(manager: PageManager, trusted: [OriginPattern], capabilities: [Capability] = []) {
         self.manager = manager
@@ -43,41 +45,5 @@ public final class ModuleHost {
     /// The page whose current document made `call`.
     func page(of call: BridgeCall) -> Page? {
         manager.stack.first { $0.bridge.currentSession?.id == call.sessionID }
-    }
-}
-
-extension ModuleHost {
-    /// The built-in modules `configuration` enables, for pages opened from `openedURL` (its origin
-    /// is trusted). Storage lives in `dataDirectory`, or in memory when nil (ephemeral runs).
-    public static func builtins(_ configuration: ModuleConfiguration, manager: PageManager, openedURL: String,
-                                dataDirectory: String?) throws(ShellError) -> ModuleHost {
-        let trusted = WebOrigin.of(openedURL).flatMap { try? OriginPattern(parsing: $0) }
-        let host = ModuleHost(manager: manager, trusted: trusted.map { [$0] } ?? [], capabilities: configuration.capabilities)
-        let headless = !manager.configuration.window.isVisible
-        for module in configuration.enabled.sorted() {
-            switch module {
-            case .storage:
-                let path = dataDirectory.map { ($0 as NSString).appendingPathComponent(StorageModule.fileName) }
-                host.register(StorageModule.module(path: path, quota: configuration.storageQuota))
-            case .system:
-                host.register(SystemModule.module(host: host, override: configuration.networkOverride))
-            case .navigation:
-                host.register(NavigationModule.module(host: host))
-            case .clipboard:
-                host.register(ClipboardModule.module(headless: headless, initialText: configuration.clipboardText))
-            case .ui:
-                host.register(UIModule.module(host: host, headless: headless, modalConfirms: configuration.modalConfirms))
-            case .http:
-                host.register(HTTPModule.module(allowed: configuration.httpAllow))
-            case .files:
-                let directory = dataDirectory.map { ($0 as NSString).appendingPathComponent("files") }
-                    ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("hybridshell-files-\(ProcessInfo.processInfo.processIdentifier)")
-                host.register(FilesModule.module(headless: headless, choice: configuration.fileChoice, directory: directory))
-            }
-        }
-        if !configuration.enabled.isEmpty {
-            manager.userScripts.append(UserScript(source: ModuleScripts.wxFacade, injectionTime: .documentStart, frames: .topFrameOnly))
-        }
-        return host
     }
 }

@@ -28,6 +28,10 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         /// Starts the runner's own notes among a page's console lines (`NAME: the web process crashed…`).
         public var runnerName = "HybridShell"
         public var isolation = PageTestIsolation.perPage
+        /// Built-in native modules for the pages, deterministic (see ``PageTestModules``).
+        public var modules = ModuleConfiguration()
+        /// Where `storage` (and `files.save`) keep their files; nil: in memory, per page when isolated.
+        public var moduleDataDirectory: String?
 
         public init() {}
     }
@@ -40,15 +44,24 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
     private let workerCount: Int
     /// Isolated mode: each worker's own context and its next view, warming.
     private var isolated: [Int: (context: WebContext, spare: ViewPool)] = [:]
+    private var modules: PageTestModules?
+    /// The file-share scheme, registered on every context of the run when modules are on.
+    private let shareSchemes: [SchemeRegistration]
 
     public init(settings: Settings, workers: Int) throws(ShellError) {
         self.settings = settings
         try settings.userAgent.validate()
         var contextConfiguration = settings.context
         contextConfiguration.headless = !settings.window.isVisible
+        let shares = settings.modules.enabled.isEmpty ? nil : FileShares()
+        shareSchemes = try PageTestModules.registrations(for: shares)
+        contextConfiguration.schemes += shareSchemes
         context = try WebContext(configuration: contextConfiguration)
         workerCount = max(1, workers)
         settings.mockHandlers?.register(in: mocks)
+        modules = try PageTestModules(settings.modules, dataDirectory: settings.moduleDataDirectory, isolation: settings.isolation,
+                                      shares: shares, context: context, window: settings.window, width: settings.width,
+                                      height: settings.height, appName: settings.appName)
         pool = ViewPool(size: settings.isolation == .shared ? workerCount : 0) { [unowned self] () throws(ShellError) in
             try self.makeView(in: self.context)
         }
@@ -65,7 +78,8 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
     }
 
     public func run(_ page: TestPage, worker: Int, attempt: Int) async -> PageTestResult {
-        await self.worker(worker).run(page, attempt: attempt)
+        modules?.begin(page, worker: worker)
+        return await self.worker(worker).run(page, attempt: attempt)
     }
 
     public func cancelAll(reason: String) {
@@ -78,6 +92,7 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         workers.removeAll()
         pool.drain()
         for state in isolated.values { state.spare.drain() }
+        modules?.close()
     }
 
     private func worker(_ index: Int) -> PageTestWorker {
@@ -105,6 +120,7 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         if let state = isolated[index] { return state }
         var configuration = settings.context
         configuration.headless = !settings.window.isVisible
+        configuration.schemes += shareSchemes
         guard let context = try? WebContext(configuration: configuration) else { return nil }
         let spare = ViewPool(size: 1) { [unowned self] () throws(ShellError) in try self.makeView(in: context) }
         isolated[index] = (context, spare)
@@ -115,6 +131,12 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
     /// view for every page, so a spare would only idle; the rare replacement (after a crash or a
     /// hang) starts cold.
     private func takeView(worker index: Int) throws(ShellError) -> ViewPool.Entry {
+        let entry = try takeAnyView(worker: index)
+        modules?.attach(entry, worker: index)
+        return entry
+    }
+
+    private func takeAnyView(worker index: Int) throws(ShellError) -> ViewPool.Entry {
         switch settings.isolation {
         case .shared:
             if let warm = pool.takeWarmView() { return warm }
@@ -137,8 +159,10 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
         // Test suites load their own fixtures (JSON, HTML) with fetch/XHR from file: pages.
         configuration.allowsFileAccessFromFileURLs = settings.allowFileAccess
         let entry = try ViewPool.Entry.make(view: configuration, context: context,
-                                            bridge: BridgeConfiguration(originPolicy: OriginPolicy(patterns: [])), handlers: [mocks])
+                                            bridge: BridgeConfiguration(originPolicy: OriginPolicy(patterns: [])),
+                                            handlers: [mocks] + (modules.map { [$0.handlers] } ?? []))
         let view = entry.view
+        for script in modules?.userScripts ?? [] { view.addUserScript(script) }
         entry.builtins.registerBuiltins(userAgent: view.userAgent, appName: settings.appName, appVersion: HybridShellVersion.current)
         entry.bridge.handlers.registerRaw(TestAdapterOptions.handlerName, inOrder: { [weak self] data, call in
             let event = try PageTestEvent(data.value)

@@ -24,6 +24,9 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
         let origin: String
         let session: String?
         let expires: ContinuousClock.Instant
+        /// Runs once when the share ends (revoked, expired, its session ended): a temporary file
+        /// made for it is deleted then.
+        var onEnd: (@Sendable () -> Void)? = nil
     }
 
     private let lock = NSLock()
@@ -47,15 +50,19 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
     }
 
     /// Shares a file for `origin` (as `location.origin` writes it). Returns its URL.
+    /// `deleteWhenEnded`: the file is the share's own (a download): it is deleted when the share
+    /// is revoked, expires or its session ends.
     public func share(file path: String, name: String? = nil, contentType: String? = nil, origin: String,
-                      session: String? = nil, lifetime: Duration? = nil) throws(ShellError) -> String {
+                      session: String? = nil, lifetime: Duration? = nil, deleteWhenEnded: Bool = false) throws(ShellError) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw .fileNotFound(path)
         }
         let fileName = name ?? URL(fileURLWithPath: path).lastPathComponent
+        var onEnd: (@Sendable () -> Void)?
+        if deleteWhenEnded { onEnd = { _ = try? FileManager.default.removeItem(atPath: path) } }
         return try add(.file(path: path), name: fileName, contentType: contentType ?? ContentTypes.forFile(fileName),
-                       origin: origin, session: session, lifetime: lifetime)
+                       origin: origin, session: session, lifetime: lifetime, onEnd: onEnd)
     }
 
     /// Shares a byte stream; `make` is called for every read of the URL.
@@ -67,15 +74,19 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
     }
 
     private func add(_ source: Source, name: String, contentType: String, origin: String, session: String?,
-                     lifetime: Duration?) throws(ShellError) -> String {
-        guard !origin.isEmpty, origin != "null" else { throw .invalidArgument("a file share needs the page's origin, not \(JSONValue.quoted(origin))") }
+                     lifetime: Duration?, onEnd: (@Sendable () -> Void)? = nil) throws(ShellError) -> String {
+        guard !origin.isEmpty, origin != "null" else {
+            onEnd?()
+            throw .invalidArgument("a file share needs the page's origin, not \(JSONValue.quoted(origin))")
+        }
         let token = Self.makeToken()
         let share = Share(source: source, name: name, contentType: contentType, origin: origin, session: session,
-                          expires: now() + (lifetime ?? defaultLifetime))
-        lock.withLock {
-            purgeExpired()
+                          expires: now() + (lifetime ?? defaultLifetime), onEnd: onEnd)
+        let ended = lock.withLock {
             shares[token] = share
+            return purgeExpired()
         }
+        Self.end(ended)
         let encodedName = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;"))) ?? "file"
         return "\(Self.scheme)://\(token)/\(encodedName)"
     }
@@ -83,20 +94,50 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
     /// Revokes one share by its URL; later reads get 404. Returns whether it existed.
     @discardableResult
     public func revoke(_ url: String) -> Bool {
-        guard let token = Self.token(of: url) else { return false }
-        return lock.withLock { shares.removeValue(forKey: token) != nil }
+        guard let token = Self.token(of: url), let removed = lock.withLock({ shares.removeValue(forKey: token) }) else { return false }
+        Self.end([removed])
+        return true
     }
 
     /// Revokes every share made in a bridge session (call when the session ends).
     public func endSession(_ session: String) {
-        lock.withLock { shares = shares.filter { $0.value.session != session } }
+        let ended = lock.withLock {
+            let ending = shares.values.filter { $0.session == session }
+            shares = shares.filter { $0.value.session != session }
+            return ending
+        }
+        Self.end(ended)
     }
 
-    public var count: Int { lock.withLock { purgeExpired(); return shares.count } }
+    /// Revokes every share (the shell is closing): their temporary files are deleted.
+    public func revokeAll() {
+        let ended = lock.withLock {
+            let ending = Array(shares.values)
+            shares.removeAll()
+            return ending
+        }
+        Self.end(ended)
+    }
 
-    private func purgeExpired() {
+    public var count: Int {
+        let (count, ended) = lock.withLock { () -> (Int, [Share]) in
+            let ended = purgeExpired()
+            return (shares.count, ended)
+        }
+        Self.end(ended)
+        return count
+    }
+
+    /// Drops expired shares (under the lock) and returns them, to end outside it.
+    private func purgeExpired() -> [Share] {
         let instant = now()
-        shares = shares.filter { $0.value.expires > instant }
+        let expired = shares.values.filter { $0.expires <= instant }
+        if !expired.isEmpty { shares = shares.filter { $0.value.expires > instant } }
+        return expired
+    }
+
+    private static func end(_ ended: [Share]) {
+        for share in ended { share.onEnd?() }
     }
 
     public func response(for request: SchemeRequest) async throws -> SchemeResponse {
@@ -105,7 +146,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
             return .error(404, "no such file share")
         }
         guard share.expires > now() else {
-            lock.withLock { _ = shares.removeValue(forKey: token) }
+            Self.end(lock.withLock { shares.removeValue(forKey: token) }.map { [$0] } ?? [])
             logger.warning("hybrid-file: expired share \(Self.redacted(request.url))")
             return .error(404, "the file share has expired")
         }

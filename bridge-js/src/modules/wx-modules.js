@@ -115,9 +115,21 @@
       return picked;
     }, function (value) { return { data: value.data, statusCode: value.statusCode, header: value.headers }; }),
 
-    // The chosen file as WeChat's chooseImage reports it (one file).
+    // A body too large to answer inline comes as tempFilePath (a hybrid-file:// URL), as here.
+    downloadFile: asyncApi('downloadFile', 'http.request', function (o) {
+      const picked = pick(['url', 'timeout'])(o);
+      if (o.header !== undefined) picked.headers = o.header;
+      picked.responseType = 'file';
+      return picked;
+    }, function (value) { return { tempFilePath: value.tempFilePath, statusCode: value.statusCode, header: value.headers }; }),
+
+    // The chosen file as WeChat's chooseImage / chooseVideo report it (one file), as a
+    // hybrid-file:// URL the page reads with fetch, <img> or <video>.
     chooseImage: asyncApi('chooseImage', 'files.choose', none, function (value) {
-      return { tempFilePaths: [value.path], tempFiles: [{ path: value.path, size: value.size }] };
+      return { tempFilePaths: [value.url], tempFiles: [{ path: value.url, size: value.size }] };
+    }),
+    chooseVideo: asyncApi('chooseVideo', 'files.choose', none, function (value) {
+      return { tempFilePath: value.url, size: value.size };
     }),
 
     setClipboardData: asyncApi('setClipboardData', 'clipboard.set', pick(['data'])),

@@ -11,7 +11,9 @@ public enum StorageModule {
     /// - Parameter path: the SQLite file, or nil for an in-memory store (ephemeral runs). The file
     ///   is opened at the first call, so a corrupt or locked file is that call's precise error
     ///   (and the next call tries again).
-    public static func module(path: String?, quota: Int) -> NativeModule {
+    /// - Parameter partition: whose keys a call sees: its origin by default; page tests add the
+    ///   page's run so every page starts empty.
+    public static func module(path: String?, quota: Int, partition: (@Sendable (BridgeCall) -> String)? = nil) -> NativeModule {
         let opened = Mutex<StorageStore?>(nil)
         let store: @Sendable () throws(BridgeError) -> StorageStore = { () throws(BridgeError) -> StorageStore in
             let result: Result<StorageStore, BridgeError> = opened.withLock { current in
@@ -26,15 +28,16 @@ public enum StorageModule {
             }
             return try result.get()
         }
-        return module(store: store)
+        return module(store: store, partition: partition ?? { $0.origin })
     }
 
     /// The module over a store the caller opened (tests, benchmarks).
     public static func module(store: StorageStore) -> NativeModule {
-        module(store: { store })
+        module(store: { store }, partition: { $0.origin })
     }
 
-    private static func module(store: @escaping @Sendable () throws(BridgeError) -> StorageStore) -> NativeModule {
+    private static func module(store: @escaping @Sendable () throws(BridgeError) -> StorageStore,
+                               partition: @escaping @Sendable (BridgeCall) -> String) -> NativeModule {
         NativeModule(name: name) { handlers in
             handlers.registerRaw("storage.set", sync: { data, call in
                 let arguments = try ModuleArguments(data, handler: "storage.set", fields: ["key", "data"])
@@ -43,13 +46,13 @@ public enum StorageModule {
                 if value.text.utf8.count > StorageStore.maxValueLength {
                     throw arguments.invalid("data", "is \(value.text.utf8.count) bytes as JSON; the limit is \(StorageStore.maxValueLength)")
                 }
-                try store().set(origin: call.origin, key: key, value: value.text)
+                try store().set(origin: partition(call), key: key, value: value.text)
                 return .null
             })
             handlers.registerRaw("storage.get", sync: { data, call in
                 let arguments = try ModuleArguments(data, handler: "storage.get", fields: ["key", "default"])
                 let key = try arguments.string("key", maxLength: StorageStore.maxKeyLength)
-                guard let value = try store().get(origin: call.origin, key: key) else {
+                guard let value = try store().get(origin: partition(call), key: key) else {
                     // A default answers a missing key without an error (wx.getStorageSync's "").
                     if let fallback = arguments.members["default"] { return RawJSON(unchecked: #"{"data":"# + fallback.text + "}") }
                     throw BridgeError(.handlerError, "data not found", details: ["reason": "notFound", "key": .string(key)])
@@ -59,18 +62,18 @@ public enum StorageModule {
             handlers.registerRaw("storage.remove", sync: { data, call in
                 let arguments = try ModuleArguments(data, handler: "storage.remove", fields: ["key"])
                 let key = try arguments.string("key", maxLength: StorageStore.maxKeyLength)
-                try store().remove(origin: call.origin, key: key)
+                try store().remove(origin: partition(call), key: key)
                 return .null
             })
             handlers.registerRaw("storage.clear", sync: { data, call in
                 _ = try ModuleArguments(data, handler: "storage.clear", fields: [])
-                try store().clear(origin: call.origin)
+                try store().clear(origin: partition(call))
                 return .null
             })
             handlers.registerRaw("storage.info", sync: { data, call in
                 _ = try ModuleArguments(data, handler: "storage.info", fields: [])
                 let current = try store()
-                let info = try current.info(origin: call.origin)
+                let info = try current.info(origin: partition(call))
                 let kilobytes = { (bytes: Int) in JSONValue.number(Double((bytes + 1023) / 1024)) }
                 return RawJSON(unchecked: JSONValue.object([
                     "keys": .array(info.keys.map(JSONValue.string)),
