@@ -11,12 +11,15 @@ extension ModuleHost {
         public var excluded: Set<BuiltinModule> = []
         /// Whose storage a call sees (default: its origin); see ``StorageModule/module(path:quota:partition:)``.
         public var storagePartition: (@Sendable (BridgeCall) -> String)?
+        /// Whose headless clipboard a call sees (default: one for the run).
+        public var clipboardPartition: (@Sendable (BridgeCall) -> String)?
         /// Whether `files.choose` may show GTK's chooser when there is a window; the kiosk says no
         /// (browsing the file system would escape its lock-down): the configured choice answers.
         public var nativeFileChooser = true
 
         public init(headless: Bool? = nil, excluded: Set<BuiltinModule> = [], storagePartition: (@Sendable (BridgeCall) -> String)? = nil,
-                    nativeFileChooser: Bool = true) {
+                    clipboardPartition: (@Sendable (BridgeCall) -> String)? = nil, nativeFileChooser: Bool = true) {
+            self.clipboardPartition = clipboardPartition
             self.headless = headless
             self.excluded = excluded
             self.storagePartition = storagePartition
@@ -44,7 +47,8 @@ extension ModuleHost {
             case .navigation:
                 host.register(NavigationModule.module(host: host))
             case .clipboard:
-                host.register(ClipboardModule.module(headless: headless, initialText: configuration.clipboardText))
+                host.register(ClipboardModule.module(headless: headless, initialText: configuration.clipboardText,
+                                                     partition: options.clipboardPartition))
             case .ui:
                 host.register(UIModule.module(host: host, headless: headless, modalConfirms: configuration.modalConfirms))
             case .http:

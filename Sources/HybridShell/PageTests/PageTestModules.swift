@@ -6,9 +6,9 @@ import Synchronization
 /// choice, the configured network status, modals answered by policy. Every test page is the app
 /// under test, so its origin gets every enabled module (capabilities still deny and grant).
 ///
-/// Isolated runs (``PageTestIsolation/perPage``) without a data directory give every page its own
-/// empty storage (keys are partitioned by the page's run, in memory); shared runs, or runs with a
-/// data directory, key storage by origin as `hybrid-run --url` does. `navigation` is not
+/// Isolated runs (``PageTestIsolation/perPage``) give every page its own clipboard and, without a
+/// data directory, its own empty storage (keys partitioned by the page's run, in memory); shared
+/// runs, or runs with a data directory, key storage by origin as `hybrid-run --url` does. `navigation` is not
 /// registered: a test page has no page stack (mock it with `--handlers`). Mock handlers are
 /// looked up before the modules, so they replace module handlers of the same name.
 @EngineActor
@@ -37,7 +37,7 @@ final class PageTestModules {
         // Views are made by the executor; this manager only carries the modules' registry, scripts and shares.
         let manager = try PageManager(configuration: shell, context: context)
         manager.appName = appName
-        partitioned = isolation == .perPage && dataDirectory == nil
+        partitioned = isolation == .perPage
         let partitions = self.partitions
         var partition: (@Sendable (BridgeCall) -> String)?
         if partitioned {
@@ -46,8 +46,11 @@ final class PageTestModules {
                 return (run ?? "session \(call.sessionID)") + " " + call.origin
             }
         }
+        // Storage in a data directory the user gave is shared by the pages, keyed by origin.
+        let storagePartition = dataDirectory == nil ? partition : nil
         host = try ModuleHost.builtins(configuration, manager: manager, openedURL: "about:blank", dataDirectory: dataDirectory,
-                                       options: .init(headless: true, excluded: [.navigation], storagePartition: partition))
+                                       options: .init(headless: true, excluded: [.navigation], storagePartition: storagePartition,
+                                                      clipboardPartition: partition))
     }
 
     /// The scheme every context of the run registers so shared files reach the pages.

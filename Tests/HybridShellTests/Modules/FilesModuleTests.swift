@@ -12,8 +12,17 @@ struct FilesModuleTests {
         let fixture = try await ModuleFixture([.files], dataDirectory: directory, configure: { $0.fileChoice = chosen })
         let page = try await fixture.openApp()
         let choice = try await page.run("return await wx.chooseImage()")
-        #expect(choice["tempFilePaths"] == [.string(chosen)])
+        let url = try #require(choice["tempFilePaths"]?[0]?.stringValue)
+        #expect(url.hasPrefix("hybrid-file://"), "the page gets a URL, not the path: \(url)")
         #expect((choice["tempFiles"]?[0]?["size"]?.doubleValue ?? 0) > 0)
+        let read = try await page.run("return await (await fetch(url)).text()", ["url": .string(url)])
+        #expect(read == .string(try String(contentsOfFile: chosen, encoding: .utf8)))
+        let video = try await page.run("return await wx.chooseVideo()")
+        #expect(video["tempFilePath"]?.stringValue?.hasPrefix("hybrid-file://") == true, "\(video)")
+        // Another origin cannot read the chosen file through the URL.
+        let other = try await fixture.openOther()
+        let refused = try await other.run("try { return (await fetch(url)).status } catch (e) { return 'refused' }", ["url": .string(url)])
+        #expect(refused == 403 || refused == "refused", "\(refused)")
 
         let text = try await page.hybridCall("files.save", ["name": "note.txt", "data": "héllo"])
         #expect(text["ok"]?["path"] == .string(directory + "/files/note.txt"))
