@@ -4,7 +4,7 @@ import HybridShell
 
 /// `hybrid-run kiosk`: one full-screen app, locked down and self-healing. A profile file gives the
 /// settings; every setting is also a flag, and flags win. ``KioskCommand`` (in the library) runs it.
-struct HybridRunKiosk: ParsableCommand {
+struct HybridRunKiosk: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "Run one web app full screen, locked down, recovering from crashes and hangs, remote-controllable.",
@@ -113,7 +113,7 @@ struct HybridRunKiosk: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the process id here while running. Example: --pid-file /run/lobby/kiosk.pid", valueName: "path"))
     var pidFile: String?
 
-    func validate() throws {
+    func check() throws {
         if config == nil, url == nil { throw ValidationError("give the app with --url URL-OR-PATH or a profile with --config FILE") }
         if userAgent != nil, userAgentSuffix != nil { throw ValidationError("--user-agent and --user-agent-suffix exclude each other") }
     }

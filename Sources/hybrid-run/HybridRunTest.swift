@@ -3,9 +3,9 @@ import Foundation
 import HybridShell
 
 /// `hybrid-run test PAGES…`: the flags only gather values; ``TestCommand`` (in the library) runs.
-struct HybridRunTest: ParsableCommand {
+struct HybridRunTest: CheckedCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hybrid-run test",
+        commandName: "test",
         abstract: "Run test pages (QUnit, Mocha, Jasmine or hybrid.test) in WebKit and report honestly.",
         discussion: """
             Pages are files, directories (every .html below), quoted globs ('tests/**/*.html') or URLs; they \
@@ -112,7 +112,7 @@ struct HybridRunTest: ParsableCommand {
     @Flag(name: .long, help: "Show the pages in a real window (for debugging). Example: --window --workers 1")
     var window = false
 
-    func validate() throws {
+    func check() throws {
         if grep != nil, grepInvert != nil { throw ValidationError("give --grep or --grep-invert, not both") }
         if merge, list || shard != nil { throw ValidationError("--merge reports earlier runs; it takes no --list or --shard") }
     }
