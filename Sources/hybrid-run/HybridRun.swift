@@ -10,7 +10,7 @@ struct HybridRun: CheckedCommand {
         abstract: "Open a web page in WebKitGTK, print its console, and exit with an honest code.",
         usage: """
             hybrid-run [run] [--url] URL-OR-PATH [options]
-              hybrid-run test|kiosk|ctl|package|help …
+            hybrid-run test|kiosk|ctl|package|help …
             """,
         discussion: """
             Runs headless under an X display (Xvfb in CI: xvfb-run -a hybrid-run …). Console messages are \
@@ -171,7 +171,7 @@ struct HybridRun: CheckedCommand {
     @Flag(name: .long, help: "Serve one WebDriver session: give hybrid-run to WebKitWebDriver as the webkitgtk:browserOptions binary with this argument (see docs/webdriver.md). Example: --automation")
     var automation = false
 
-    func check() throws {
+    func checkFlags() throws {
         try validateAutomation()
         if url != nil, page != nil { throw ValidationError("give the page once: either --url or as an argument, not both") }
         if userAgent != nil, userAgentSuffix != nil { throw ValidationError("--user-agent and --user-agent-suffix exclude each other") }

@@ -28,5 +28,5 @@ struct HybridRunRoot: ParsableCommand {
 /// validates before it reports unknown options, so `--bogus VALUE` (VALUE read as a page) would be
 /// blamed on the page instead of on `--bogus`.
 protocol CheckedCommand: ParsableCommand {
-    func check() throws
+    func checkFlags() throws
 }

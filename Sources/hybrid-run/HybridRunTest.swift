@@ -14,8 +14,10 @@ struct HybridRunTest: CheckedCommand {
 
             Examples:
               xvfb-run -a hybrid-run test tests/
-              xvfb-run -a hybrid-run test 'tests/**/*.html' --workers 2 --reporter dot --reporter junit:junit.xml
-              xvfb-run -a hybrid-run test tests/ --shard 2/4 --reporter json:shard-2.json --retries 1
+              xvfb-run -a hybrid-run test 'tests/**/*.html' --workers 2 --reporter dot
+              xvfb-run -a hybrid-run test tests/ --reporter junit:junit.xml --retries 1
+              xvfb-run -a hybrid-run test tests/ --shard 2/4 --reporter json:shard-2.json
+              hybrid-run test --merge shard-*.json --reporter junit:junit.xml
 
             Exit codes: 0 all passed · 1 a test failed · 2 a page could not run (load failed, crash, no \
             bridge, no framework started) · 3 timeout (a hung page) · 4 usage error · 5 no tests found.
@@ -112,7 +114,7 @@ struct HybridRunTest: CheckedCommand {
     @Flag(name: .long, help: "Show the pages in a real window (for debugging). Example: --window --workers 1")
     var window = false
 
-    func check() throws {
+    func checkFlags() throws {
         if grep != nil, grepInvert != nil { throw ValidationError("give --grep or --grep-invert, not both") }
         if merge, list || shard != nil { throw ValidationError("--merge reports earlier runs; it takes no --list or --shard") }
     }

@@ -24,7 +24,7 @@ var parsed: (any ParsableCommand)?
 do {
     let command = try HybridRunRoot.parseAsRoot(arguments)
     parsed = command
-    try (command as? any CheckedCommand)?.check()
+    try (command as? any CheckedCommand)?.checkFlags()
     switch command {
     case let run as HybridRun where run.automation:
         let options = usageChecked { try run.automationOptions() }

@@ -20,7 +20,7 @@ enum UsageMessage {
     }
 
     /// The two stderr lines of a usage error: the reason, then the usage of the command it concerns.
-    /// `command` is the parsed command when the error came from its ``CheckedCommand/check()``.
+    /// `command` is the parsed command when the error came from its ``CheckedCommand/checkFlags()``.
     static func errorLines(for error: any Error, command: ParsableCommand.Type?) -> [String] {
         let reason = HybridRunRoot.message(for: error)
         let usage: String, name: String
@@ -38,7 +38,9 @@ enum UsageMessage {
         }
         // `hybrid-run --help` is the run command's help, so the URL form points there.
         let hint = name == "hybrid-run run" ? "hybrid-run" : name
-        return ["hybrid-run: error: \(reason)", "Usage: \(usage) — see \(hint) --help"]
+        // One line: a custom usage (the run command's) has a second line listing the subcommands.
+        let firstLine = usage.split(separator: "\n").first.map(String.init) ?? usage
+        return ["hybrid-run: error: \(reason)", "Usage: \(firstLine) — see \(hint) --help"]
     }
 
     /// "hybrid-run test", "hybrid-run package pack", … for a command in the root's tree.
