@@ -39,7 +39,7 @@ def blocks(text):
     return found
 
 
-def run(code, line):
+def run(code, line, name):
     with tempfile.TemporaryDirectory(prefix="readme-example-") as work:
         os.symlink(os.path.join(ROOT, "pages"), os.path.join(work, "pages"))
         env = dict(os.environ)
@@ -53,11 +53,11 @@ def run(code, line):
             done = subprocess.run(["bash", "-c", script], cwd=work, env=env, capture_output=True, text=True,
                                   timeout=DEADLINE, start_new_session=True)
         except subprocess.TimeoutExpired as timeout:
-            return False, f"README.md:{line}: the block did not finish within {DEADLINE} s\n{timeout.stderr or ''}"
+            return False, f"{name}:{line}: the block did not finish within {DEADLINE} s\n{timeout.stderr or ''}"
         elapsed = time.monotonic() - started
         if done.returncode != 0:
-            return False, f"README.md:{line}: exit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
-        return True, f"README.md:{line}: ok ({elapsed:.1f} s)"
+            return False, f"{name}:{line}: exit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        return True, f"{name}:{line}: ok ({elapsed:.1f} s)"
 
 
 def main(argv):
@@ -69,20 +69,20 @@ def main(argv):
     if not os.access(os.path.join(ROOT, ".build", "debug", "hybrid-run"), os.X_OK):
         print("readme-examples: build first (swift build)", file=sys.stderr)
         return 1
-    failures = 0
+    failures, name = 0, os.path.basename(path)
     for line, code, skip in found:
         if skip:
-            print(f"README.md:{line}: skipped ({skip})")
+            print(f"{name}:{line}: skipped ({skip})")
             continue
         if "--list" in argv:
-            print(f"README.md:{line}:\n{code}")
+            print(f"{name}:{line}:\n{code}")
             continue
-        ok, message = run(code, line)
+        ok, message = run(code, line, name)
         print(message)
         failures += not ok
     tested = sum(1 for _, _, skip in found if not skip)
     if failures:
-        print(f"readme-examples: {failures} of {tested} README example blocks failed", file=sys.stderr)
+        print(f"readme-examples: {failures} of {tested} example blocks in {name} failed", file=sys.stderr)
         return 1
     print(f"readme-examples: {tested} blocks ran, {len(found) - tested} skipped")
     return 0
