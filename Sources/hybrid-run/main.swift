@@ -67,7 +67,7 @@ do {
     }
 } catch {
     if HybridRunRoot.exitCode(for: error) == .success {
-        OutputLines.standardOutput.write(HybridRunRoot.fullMessage(for: error))
+        OutputLines.standardOutput.write(CompletionScript.withDefaultSubcommand(HybridRunRoot.fullMessage(for: error)))
         exit(0)
     }
     HybridRun.refuseAutomationSession(reason: HybridRunRoot.message(for: error))

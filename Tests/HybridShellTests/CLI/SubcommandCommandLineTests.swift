@@ -43,6 +43,35 @@ struct SubcommandCommandLineTests {
         }
     }
 
+    /// Completes as bash would (the script's function called with the words of a line): the
+    /// subcommands, their flags, and the URL form's flags right after `hybrid-run`.
+    @Test func bashCompletesWhatAReaderTypes() async throws {
+        let generated = try await CommandLineRun.run(["--generate-completion-script", "bash"])
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-run-completion-\(UUID().uuidString).bash")
+        try Data(generated.stdout.utf8).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let cases = [("hybrid-run te", "test"), ("hybrid-run test --wo", "--workers"), ("hybrid-run kiosk --control", "--control-socket"),
+                     ("hybrid-run --ur", "--url"), ("hybrid-run --url x --dia", "--dialogs"), ("hybrid-run --dialogs ", "accept dismiss")]
+        let driver = """
+            source "$1"
+            comp() { COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}; read -ra COMP_WORDS <<< "$1"; [[ "$1" == *" " ]] && COMP_WORDS+=("")
+              COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hybrid-run hybrid-run "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+              echo "${COMPREPLY[*]}"; }
+            """ + "\n" + cases.map { "comp '\($0.0)'" }.joined(separator: "\n")
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        bash.arguments = ["30", "/bin/bash", "-c", driver, "bash", script.path]
+        let output = Pipe()
+        bash.standardOutput = output
+        try bash.run()
+        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        bash.waitUntilExit()
+        #expect(bash.terminationStatus == 0)
+        for (index, (line, expected)) in cases.enumerated() {
+            #expect(index < lines.count && lines[index] == expected, "'\(line)' completed as '\(index < lines.count ? String(lines[index]) : "")'")
+        }
+    }
+
     @Test func everySubcommandPrintsTheVersion() async throws {
         let root = try await CommandLineRun.run(["--version"])
         #expect(root.status == 0)
