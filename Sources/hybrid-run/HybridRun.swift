@@ -36,7 +36,7 @@ struct HybridRun: CheckedCommand {
         valueName: "url-or-path"))
     var url: String?
 
-    @Argument(help: ArgumentHelp("The page, when --url is not given. Example: hybrid-run index.html", valueName: "url-or-path"))
+    @Argument(help: ArgumentHelp("The page, when --url is not given (a page named like a subcommand, such as test, is ./test or --url test). Example: hybrid-run index.html", valueName: "url-or-path"))
     var page: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
