@@ -18,7 +18,7 @@ APT_PACKAGES += webkit2gtk-driver python3-selenium
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run demo-modules test deps build release bench bridge-js vendor structure clean webdriver-test
+.PHONY: run demo-modules test deps build release bench bridge-js vendor structure clean webdriver-test readme-options readme-examples
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
@@ -27,7 +27,7 @@ run: deps build
 demo-modules: deps build
 	$(XVFB) .build/debug/hybrid-run --url 'pages/demo/modules.html?tour' --modules storage,navigation,system --data-dir .demo-data --exit-after close --timeout 30
 
-test: deps build vendor bridge-js structure
+test: deps build vendor bridge-js structure readme-options readme-examples
 	@before=$$(pgrep -x WebKitWebProces | sort); \
 	$(XVFB) bash Tests/swift-test.sh --filter ExclusiveTests --no-parallel && \
 	$(XVFB) bash Tests/swift-test.sh --skip ExclusiveTests && \
@@ -66,6 +66,15 @@ vendor:
 # its CLI, dependencies between the library's folders pointing down, no file over 300 lines.
 structure:
 	python3 Tests/structure-check.py
+
+# The README agrees with the program: its flag tables are generated from --help (rewrite them with
+# `python3 docs/tools/readme-options.py`), and every command of its ```sh blocks runs (blocks that
+# cannot run headless or offline say why in a <!-- not-tested: … --> line).
+readme-options: build
+	python3 docs/tools/readme-options.py --check
+
+readme-examples: build vendor
+	$(XVFB) python3 docs/tools/readme-examples.py
 
 bridge-js:
 	node bridge-js/tools/embed.mjs --check

@@ -4,23 +4,29 @@ import HybridShell
 
 /// `hybrid-run --url URL|PATH`: the main job. The flags only gather values; ``RunCommand`` (beside
 /// it, over the library) does the work.
-struct HybridRun: ParsableCommand {
+struct HybridRun: CheckedCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hybrid-run",
+        commandName: "run",
         abstract: "Open a web page in WebKitGTK, print its console, and exit with an honest code.",
+        usage: """
+            hybrid-run [run] [--url] URL-OR-PATH [options]
+            hybrid-run test|kiosk|ctl|package|help …
+            """,
         discussion: """
             Runs headless under an X display (Xvfb in CI: xvfb-run -a hybrid-run …). Console messages are \
-            printed to stdout like WebKit's MiniBrowser prints them (url:line:column: CONSOLE LOG text).
+            printed to stdout like WebKit's MiniBrowser prints them (url:line:column: CONSOLE LOG text). \
+            run is the default subcommand: hybrid-run --url … is hybrid-run run --url ….
 
             Examples:
-              xvfb-run -a hybrid-run --url pages/demo/index.html --exit-after load
-              xvfb-run -a hybrid-run --url https://example.org/ --print-events --exit-after 5
-              hybrid-run --url app/index.html --window --data-dir ~/.local/share/myapp
+              xvfb-run -a hybrid-run pages/demo/index.html --exit-after load
+              xvfb-run -a hybrid-run --url https://example.org/ --print-events
+              hybrid-run --url app/index.html --window --data-dir ~/.local/share/app
 
             Exit codes: 0 ok · 2 load failed, web process crashed or no display · 3 timeout · 4 usage error.
 
             Other commands: hybrid-run test PAGES… runs test pages; hybrid-run kiosk runs one app full screen; \
-            hybrid-run ctl talks to a running kiosk (see hybrid-run test|kiosk|ctl --help).
+            hybrid-run ctl talks to a running kiosk; hybrid-run package makes and installs offline packages \
+            (see hybrid-run help test, or hybrid-run test --help).
             """,
         version: "hybrid-run \(HybridShellVersion.current) (WebKitGTK \(WebContext.engineVersion))"
     )
@@ -30,7 +36,7 @@ struct HybridRun: ParsableCommand {
         valueName: "url-or-path"))
     var url: String?
 
-    @Argument(help: ArgumentHelp("The page, when --url is not given. Example: hybrid-run index.html", valueName: "url-or-path"))
+    @Argument(help: ArgumentHelp("The page, when --url is not given (a page named like a subcommand, such as test, is ./test or --url test). Example: hybrid-run index.html", valueName: "url-or-path"))
     var page: String?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
@@ -165,7 +171,7 @@ struct HybridRun: ParsableCommand {
     @Flag(name: .long, help: "Serve one WebDriver session: give hybrid-run to WebKitWebDriver as the webkitgtk:browserOptions binary with this argument (see docs/webdriver.md). Example: --automation")
     var automation = false
 
-    func validate() throws {
+    func checkFlags() throws {
         try validateAutomation()
         if url != nil, page != nil { throw ValidationError("give the page once: either --url or as an argument, not both") }
         if userAgent != nil, userAgentSuffix != nil { throw ValidationError("--user-agent and --user-agent-suffix exclude each other") }

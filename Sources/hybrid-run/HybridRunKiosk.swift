@@ -4,7 +4,7 @@ import HybridShell
 
 /// `hybrid-run kiosk`: one full-screen app, locked down and self-healing. A profile file gives the
 /// settings; every setting is also a flag, and flags win. ``KioskCommand`` (in the library) runs it.
-struct HybridRunKiosk: ParsableCommand {
+struct HybridRunKiosk: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "Run one web app full screen, locked down, recovering from crashes and hangs, remote-controllable.",
@@ -12,7 +12,8 @@ struct HybridRunKiosk: ParsableCommand {
         discussion: """
             Examples:
               hybrid-run kiosk --config /etc/hybrid-run/lobby.toml
-              hybrid-run kiosk --url https://dashboard.example/ --idle-reset 120 --control-socket /run/lobby/ctl.sock
+              hybrid-run kiosk --url https://dashboard.example/ --idle-reset 120
+              hybrid-run kiosk --url /opt/app/ --control-socket /run/lobby/ctl.sock
               xvfb-run -a hybrid-run kiosk --config kiosk.toml --check
 
             The web process is reloaded at home when it crashes, runs out of memory (--memory-limit) or \
@@ -113,7 +114,7 @@ struct HybridRunKiosk: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the process id here while running. Example: --pid-file /run/lobby/kiosk.pid", valueName: "path"))
     var pidFile: String?
 
-    func validate() throws {
+    func checkFlags() throws {
         if config == nil, url == nil { throw ValidationError("give the app with --url URL-OR-PATH or a profile with --config FILE") }
         if userAgent != nil, userAgentSuffix != nil { throw ValidationError("--user-agent and --user-agent-suffix exclude each other") }
     }

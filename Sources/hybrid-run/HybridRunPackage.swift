@@ -15,10 +15,12 @@ struct HybridRunPackage: ParsableCommand {
 
             Walkthrough:
               hybrid-run package keygen --output release
-              hybrid-run package pack site/ --app-id demo --app-version 1.0.0 --sequence 1 --key release.key --output out/demo-1.zip
+              hybrid-run package pack site/ --app-id demo --app-version 1.0.0 \\
+                --sequence 1 --key release.key --output out/demo-1.zip
               hybrid-run package index out/demo-1.zip --key release.key --output-dir out
               (cd out && python3 -m http.server 8000) &
-              hybrid-run package update --from http://127.0.0.1:8000/ --data-dir data --trust release.pub
+              hybrid-run package update --from http://127.0.0.1:8000/ \\
+                --data-dir data --trust release.pub
 
             Exit codes: 0 done · 2 could not be done (I/O, network, disk full, not installed) · \
             4 usage error · 6 refused: the package or index failed verification (bad or missing \

@@ -3,9 +3,9 @@ import Foundation
 import HybridShell
 
 /// `hybrid-run test PAGES…`: the flags only gather values; ``TestCommand`` (in the library) runs.
-struct HybridRunTest: ParsableCommand {
+struct HybridRunTest: CheckedCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hybrid-run test",
+        commandName: "test",
         abstract: "Run test pages (QUnit, Mocha, Jasmine or hybrid.test) in WebKit and report honestly.",
         discussion: """
             Pages are files, directories (every .html below), quoted globs ('tests/**/*.html') or URLs; they \
@@ -14,8 +14,10 @@ struct HybridRunTest: ParsableCommand {
 
             Examples:
               xvfb-run -a hybrid-run test tests/
-              xvfb-run -a hybrid-run test 'tests/**/*.html' --workers 2 --reporter dot --reporter junit:junit.xml
-              xvfb-run -a hybrid-run test tests/ --shard 2/4 --reporter json:shard-2.json --retries 1
+              xvfb-run -a hybrid-run test 'tests/**/*.html' --workers 2 --reporter dot
+              xvfb-run -a hybrid-run test tests/ --reporter junit:junit.xml --retries 1
+              xvfb-run -a hybrid-run test tests/ --shard 2/4 --reporter json:shard-2.json
+              hybrid-run test --merge shard-*.json --reporter junit:junit.xml
 
             Exit codes: 0 all passed · 1 a test failed · 2 a page could not run (load failed, crash, no \
             bridge, no framework started) · 3 timeout (a hung page) · 4 usage error · 5 no tests found.
@@ -115,7 +117,7 @@ struct HybridRunTest: ParsableCommand {
     // Native modules (issue 15): their flags live in TestModuleOptions.
     @OptionGroup(title: "Native modules") var moduleOptions: TestModuleOptions
 
-    func validate() throws {
+    func checkFlags() throws {
         if grep != nil, grepInvert != nil { throw ValidationError("give --grep or --grep-invert, not both") }
         if merge, list || shard != nil { throw ValidationError("--merge reports earlier runs; it takes no --list or --shard") }
     }

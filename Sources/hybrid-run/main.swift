@@ -6,25 +6,25 @@ import HybridShell
 // line on stderr and an exit code from ExitStatus; usage errors are 4 (ArgumentParser's own 64 is
 // replaced so scripts see one convention).
 let errors = OutputLines.standardError
-// `hybrid-run URL` and `hybrid-run test PAGES…` share the first argument, so the command is chosen
-// here rather than by ArgumentParser (whose root positional would swallow "test").
-var arguments = Array(CommandLine.arguments.dropFirst())
-let commands: [String: any ParsableCommand.Type] = ["test": HybridRunTest.self, "ctl": HybridRunCtl.self, "kiosk": HybridRunKiosk.self,
-                                                     "package": HybridRunPackage.self]
-let commandType: any ParsableCommand.Type
-if let first = arguments.first, let chosen = commands[first] {
-    commandType = chosen
-    arguments.removeFirst()
-    if arguments.contains("--automation") {
-        HybridRun.refuseAutomationSession(reason: "--automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
-        errors.write("hybrid-run: error: --automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
-        exit(ExitStatus.usage.rawValue)
-    }
-} else {
-    commandType = HybridRun.self
+let arguments = Array(CommandLine.arguments.dropFirst())
+// A subcommand other than the URL form cannot serve a WebDriver session; refuse it the way a bad
+// --automation flag is refused (see HybridRun.refuseAutomationSession).
+if let first = arguments.first, first != "run", HybridRunRoot.commandNames.contains(first), arguments.contains("--automation") {
+    HybridRun.refuseAutomationSession(reason: "--automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
+    errors.write("hybrid-run: error: --automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
+    exit(ExitStatus.usage.rawValue)
 }
+if UsageMessage.asksForRootHelp(arguments) {
+    OutputLines.standardOutput.write(UsageMessage.rootHelp())
+    exit(0)
+}
+// ArgumentParser chooses the subcommand (the URL form when none is named); the chosen command then
+// runs on GLib's loop (or, for package and ctl, without one).
+var parsed: (any ParsableCommand)?
 do {
-    let command = try commandType.parseAsRoot(arguments)
+    let command = try HybridRunRoot.parseAsRoot(arguments)
+    parsed = command
+    try (command as? any CheckedCommand)?.checkFlags()
     switch command {
     case let run as HybridRun where run.automation:
         let options = usageChecked { try run.automationOptions() }
@@ -60,19 +60,18 @@ do {
         // A blocking client: no GLib loop, no GTK.
         exit(ctl.execute())
     default:
+        // `help`, and commands that only group others (`package`): ArgumentParser answers them.
         var other = command
         try other.run()
         exit(0)
     }
 } catch {
-    if commandType.exitCode(for: error) == .success {
-        OutputLines.standardOutput.write(commandType.fullMessage(for: error))
+    if HybridRunRoot.exitCode(for: error) == .success {
+        OutputLines.standardOutput.write(CompletionScript.withDefaultSubcommand(HybridRunRoot.fullMessage(for: error)))
         exit(0)
     }
-    let name = commandType == HybridRun.self ? "hybrid-run" : "hybrid-run \(commandType.configuration.commandName ?? "")"
-    HybridRun.refuseAutomationSession(reason: commandType.message(for: error))
-    errors.write("hybrid-run: error: \(commandType.message(for: error))")
-    errors.write("Usage: \(commandType.usageString()) — see \(name) --help")
+    HybridRun.refuseAutomationSession(reason: HybridRunRoot.message(for: error))
+    for line in UsageMessage.errorLines(for: error, command: parsed.map { type(of: $0) }) { errors.write(line) }
     exit(ExitStatus.usage.rawValue)
 }
 

@@ -26,7 +26,10 @@ extension KioskProfile {
         profile.shell.defaults = shell.defaults
         profile.shell.pages = shell.pages
         profile.shell.storage = shell.storage
-        if case .persistent(let data) = shell.storage { profile.shell.storage = .persistent(directory: absolute(data, directory)) }
+        // ShellConfiguration resolves it against the file's directory; a caller's `directory` wins.
+        if case .persistent = shell.storage, let data = try reader.string("data_dir") {
+            profile.shell.storage = .persistent(directory: absolute(data, directory))
+        }
         profile.shell.crashRecovery = shell.crashRecovery
         // Native modules (`modules`, `[[capability]]`, `[module_settings]`), as in a --config file.
         profile.shell.modules = shell.modules

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 extension ShellConfiguration {
@@ -21,7 +22,11 @@ extension ShellConfiguration {
         configuration.maxPages = try reader.int("max_pages", in: 1...64) ?? configuration.maxPages
         if let directory = try reader.string("data_dir") {
             guard !directory.isEmpty else { throw reader.error("data_dir", "must not be empty (leave it out for ephemeral storage)") }
-            configuration.storage = .persistent(directory: directory)
+            // Like every path in a configuration file: relative to the file that says it (flags stay
+            // relative to the working directory), so `--config` and kiosk profiles agree.
+            let base = URL(fileURLWithPath: DirectoryMount.directory(containing: reader.document.file), isDirectory: true)
+            configuration.storage = .persistent(directory: directory.hasPrefix("/") ? directory
+                : URL(fileURLWithPath: directory, relativeTo: base).standardizedFileURL.path)
         }
         configuration.sharedProcess = try reader.bool("shared_process") ?? false
         configuration.allowFileAccess = try reader.bool("allow_file_access") ?? false

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+
+/// The text main.swift prints for what ArgumentParser (or a ``CheckedCommand``) rejected or was
+/// asked for: help, version and completion scripts on stdout; a usage error as the house's
+/// `hybrid-run: error: …` line and one `Usage:` line naming the right subcommand's help.
+enum UsageMessage {
+    /// Whether the arguments ask for the root's help, which is the URL form's help (its flags are
+    /// what most readers look for) followed by the list of subcommands.
+    static func asksForRootHelp(_ arguments: [String]) -> Bool {
+        [["--help"], ["-h"], ["-help"], ["help"]].contains(arguments)
+    }
+
+    /// The run command's help with the root's SUBCOMMANDS section appended.
+    static func rootHelp(columns: Int? = nil) -> String {
+        let run = HybridRunRoot.helpMessage(for: HybridRun.self, columns: columns)
+        let root = HybridRunRoot.helpMessage(columns: columns)
+        guard let range = root.range(of: "SUBCOMMANDS:") else { return run }
+        return run.trimmingSuffixNewlines() + "\n\n" + String(root[range.lowerBound...]).trimmingSuffixNewlines()
+    }
+
+    /// The two stderr lines of a usage error: the reason, then the usage of the command it concerns.
+    /// `command` is the parsed command when the error came from its ``CheckedCommand/checkFlags()``.
+    static func errorLines(for error: any Error, command: ParsableCommand.Type?) -> [String] {
+        let reason = HybridRunRoot.message(for: error)
+        let usage: String, name: String
+        if let command {
+            usage = HybridRunRoot.usageString(for: command)
+            name = commandPath(of: command)
+        } else {
+            // ArgumentParser's own message knows which subcommand failed: "Usage: …" and
+            // "See 'hybrid-run test --help' for more information."
+            let full = HybridRunRoot.fullMessage(for: error).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            usage = full.first { $0.hasPrefix("Usage: ") }.map { String($0.dropFirst("Usage: ".count)) }
+                ?? HybridRunRoot.usageString(for: HybridRun.self)
+            let see = full.first { $0.hasPrefix("See '") && $0.contains(" --help'") }
+            name = see.map { String($0.dropFirst("See '".count).prefix { $0 != "'" }.dropLast(" --help".count)) } ?? "hybrid-run"
+        }
+        // `hybrid-run --help` is the run command's help, so the URL form points there.
+        let hint = name == "hybrid-run run" ? "hybrid-run" : name
+        // One line: a custom usage (the run command's) has a second line listing the subcommands.
+        let firstLine = usage.split(separator: "\n").first.map(String.init) ?? usage
+        return ["hybrid-run: error: \(reason)", "Usage: \(firstLine) — see \(hint) --help"]
+    }
+
+    /// "hybrid-run test", "hybrid-run package pack", … for a command in the root's tree.
+    static func commandPath(of command: ParsableCommand.Type) -> String {
+        func path(_ node: ParsableCommand.Type, _ prefix: [String]) -> [String]? {
+            let here = prefix + [node.configuration.commandName ?? ""]
+            if node == command { return here }
+            return node.configuration.subcommands.lazy.compactMap { path($0, here) }.first
+        }
+        return (path(HybridRunRoot.self, []) ?? ["hybrid-run"]).joined(separator: " ")
+    }
+}
+
+private extension String {
+    func trimmingSuffixNewlines() -> String {
+        var text = self
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
+    }
+}
