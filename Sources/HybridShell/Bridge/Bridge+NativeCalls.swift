@@ -24,7 +24,7 @@ extension Bridge {
             session.awaiting[id] = waiter
             self.transcript?.record(direction: "out", session: session.id, kind: "call", handler: name, id: id,
                                     size: data.text.utf8.count, latency: nil, outcome: "sent")
-            self.push(OutboundFrame.call(id: id, handler: name, data, arguments: arguments), to: session, soon: true)
+            self.push(OutboundFrame.call(id: id, handler: name, data, arguments: arguments), to: session)
         }
         whenReady(send)
         do {
@@ -59,17 +59,16 @@ extension Bridge {
         }
     }
 
-    /// Queues a down-frame; everything queued in one main-loop turn goes in one delivery. With
-    /// `soon` (a native call: someone awaits its answer), a frame that finds nothing queued and no
-    /// delivery started yet in this turn leaves at once instead of a turn later.
-    func push(_ frame: String, to session: BridgeSession, soon: Bool = false) {
+    /// Queues a down-frame; everything queued in one main-loop turn goes in one delivery.
+    func push(_ frame: String, to session: BridgeSession) {
         guard !session.isEnded else { return }
         session.outbox.append(frame)
         guard !session.flushScheduled else { return }
         session.flushScheduled = true
-        // One job both takes the frames and delivers them: each job costs a main-loop turn, and a
-        // native call waits for every one of them. Nothing is held strongly across the await.
-        let deliver: @EngineActor () async -> Void = { [weak self, weak session] in
+        // One job both takes the frames and delivers them (it was a job that started another:
+        // each costs a main-loop turn, and a native call waits for both). Nothing is held
+        // strongly across the await.
+        Task { @EngineActor [weak self, weak session] in
             guard let session, let (engine, frames) = self?.takeOutbox(session) else { return }
             let answer = try? await engine.callFunctionReturningString(
                 "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": session.id, "m": frames],
@@ -77,13 +76,6 @@ extension Bridge {
             guard let self, let text = answer ?? nil, !text.isEmpty else { return }
             self.receiveDeliveryAnswer(text, session: session)
         }
-        guard soon, session.outbox.count == 1, !session.deliveredThisTurn else {
-            Task { @EngineActor in await deliver() }
-            return
-        }
-        session.deliveredThisTurn = true
-        Task { @EngineActor [weak session] in session?.deliveredThisTurn = false }
-        Task.immediate { @EngineActor in await deliver() }
     }
 
     /// The queued frames as one delivery, and the engine to send it through.

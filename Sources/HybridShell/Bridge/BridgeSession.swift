@@ -17,8 +17,6 @@ final class BridgeSession {
     /// Down-frames waiting for the next push.
     var outbox: [String] = []
     var flushScheduled = false
-    /// A native call's frames left at once in this main-loop turn (later ones wait for its end).
-    var deliveredThisTurn = false
     /// A WebViewJavascriptBridge queue ping arrived before the session was usable.
     var wvjbFetchPending = false
     /// Calls of posts still waiting for their dispatch slice (counted against the in-flight cap).

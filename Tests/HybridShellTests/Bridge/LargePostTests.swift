@@ -69,7 +69,9 @@ struct LargePostTests {
         await heartbeat.value
         let longestGap = beat.longestGap
         #expect(result == "after")
-        #expect(longestGap < readTime / 2, "the main loop stalled \(longestGap) while a read takes \(readTime)")
+        // Read on the main loop, the post would hold it at least as long as the read (measured
+        // just before, on the same thread); the margin is for a loaded machine.
+        #expect(longestGap < readTime, "the main loop stalled \(longestGap) while a read takes \(readTime)")
     }
 }
 
