@@ -236,14 +236,20 @@ test('after 64 posts in one task, the rest of the task leaves together in the ne
   const env = boot();
   await env.hybrid.ready;
   const before = env.native.posts.length;
-  const calls = [];
+  // WebKit answers a post through IPC, in a task of its own: hold the fake's answers until the
+  // page's task is over, or they would arrive inside it.
+  const held = [];
+  const answer = env.native.postMessage.bind(env.native);
+  env.native.postMessage = (text) => new Promise((resolve) => held.push(() => resolve(answer(text))));
   await env.page.run(`(async () => {
     window.burst = [];
     for (let i = 0; i < 200; i++) { window.burst.push(hybrid.call('echo', i)); await null; }
   })()`);
-  const afterTask = env.native.posts.length - before;
-  assert.strictEqual(afterTask, 64, 'one post per call until the burst limit');
+  assert.strictEqual(held.length, 64, 'one post per call until the burst limit');
   await env.clock.tick(0);
+  assert.strictEqual(held.length, 65, 'the rest left as one post from a timer');
+  env.native.postMessage = answer;
+  for (const release of held) release();
   const values = await Promise.all(env.window.burst);
   assert.ok(values.every((value, i) => value === i));
   assert.strictEqual(env.native.posts.length - before, 65, 'the other 136 calls left as one post');

@@ -14,6 +14,8 @@ struct SliceWork {
 enum BacklogEntry {
     case unread(text: String, reply: ScriptMessageReply, arrived: ContinuousClock.Instant)
     case frames(SliceWork)
+    /// A large post being read on another thread (Bridge+LargePosts.swift).
+    case reading(PendingRead)
 }
 
 extension Bridge {
@@ -67,6 +69,10 @@ extension Bridge {
             case .unread(let text, let reply, let arrived):
                 guard let (post, current) = readPost(text, reply), current === session else { continue }
                 work = prepare(post.frames, in: session, reply: reply, arrived: arrived)
+            case .reading(let pending):
+                guard let outcome = readPending(pending, waiting: false),
+                      let (post, current) = admit(outcome, pending.text, pending.reply), current === session else { continue }
+                work = prepare(post.frames, in: session, reply: pending.reply, arrived: pending.arrived)
             }
             // No time budget here (a slice that "started" in the future never runs out).
             while let rest = dispatchSlice(work, in: session, sliceStarted: .now + .seconds(3_600)) { work = rest }
@@ -84,6 +90,7 @@ extension Bridge {
                 switch entry {
                 case .unread(_, let reply, _): reply.succeed(OutboundFrame.refusal(error))
                 case .frames(let work): work.reply?.succeed("[]")
+                case .reading(let pending): pending.reply.succeed(OutboundFrame.refusal(error))
                 }
             }
             return
@@ -97,6 +104,14 @@ extension Bridge {
             case .unread(let text, let reply, let arrived):
                 guard let (post, current) = readPost(text, reply), current === session else { continue }
                 work = prepare(post.frames, in: session, reply: reply, arrived: arrived)
+            case .reading(let pending):
+                // Still being read: its reader schedules the next drain when it is done.
+                guard let outcome = readPending(pending, waiting: true) else {
+                    session.backlog.insert(.reading(pending), at: 0)
+                    return
+                }
+                guard let (post, current) = admit(outcome, pending.text, pending.reply), current === session else { continue }
+                work = prepare(post.frames, in: session, reply: pending.reply, arrived: pending.arrived)
             }
             if let rest = dispatchSlice(work, in: session, sliceStarted: started) {
                 session.backlog.insert(.frames(rest), at: 0)

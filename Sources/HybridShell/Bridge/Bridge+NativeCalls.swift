@@ -65,24 +65,26 @@ extension Bridge {
         session.outbox.append(frame)
         guard !session.flushScheduled else { return }
         session.flushScheduled = true
+        // One job both takes the frames and delivers them (it was a job that started another:
+        // each costs a main-loop turn, and a native call waits for both). Nothing is held
+        // strongly across the await.
         Task { @EngineActor [weak self, weak session] in
-            guard let self, let session else { return }
-            self.flush(session)
+            guard let session, let (engine, frames) = self?.takeOutbox(session) else { return }
+            let answer = try? await engine.callFunctionReturningString(
+                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": session.id, "m": frames],
+                in: .isolated(Bridge.world))
+            guard let self, let text = answer ?? nil, !text.isEmpty else { return }
+            self.receiveDeliveryAnswer(text, session: session)
         }
     }
 
-    private func flush(_ session: BridgeSession) {
+    /// The queued frames as one delivery, and the engine to send it through.
+    private func takeOutbox(_ session: BridgeSession) -> (any BridgeEngine, String)? {
         session.flushScheduled = false
-        guard !session.isEnded, !session.outbox.isEmpty, let engine else { return }
+        guard !session.isEnded, !session.outbox.isEmpty, let engine else { return nil }
         let frames = OutboundFrame.array(session.outbox)
         session.outbox.removeAll()
-        let id = session.id
-        Task { @EngineActor [weak self, weak session] in
-            let answer = try? await engine.callFunctionReturningString(
-                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], in: .isolated(Bridge.world))
-            guard let self, let session, let text = answer ?? nil, !text.isEmpty else { return }
-            self.receiveDeliveryAnswer(text, session: session)
-        }
+        return (engine, frames)
     }
 
     /// The up-frames the page sent while handling a delivery (answers to native calls, mostly),

@@ -121,7 +121,7 @@ public final class Bridge {
             return
         }
         // In a flood, posts wait (unread) for a later main-loop turn; see Bridge+Backlog.swift.
-        if deferIfBusy(message.body, reply, arrived) { return }
+        if deferIfBusy(message.body, reply, arrived) || readOffThread(message.body, reply, arrived) { return }
         defer { lastPostDone = ContinuousClock.now }
         guard let (post, session) = readPost(message.body, reply) else { return }
         dispatch(post.frames, in: session, reply: reply, arrived: arrived, size: message.body.utf8.count)
@@ -130,10 +130,18 @@ public final class Bridge {
     /// Reads a post and answers it when it is not a session's frames to dispatch (a refusal, a
     /// hello, an ended or denied session); else returns it with its session.
     func readPost(_ text: String, _ reply: ScriptMessageReply) -> (InboundPost, BridgeSession)? {
+        admit(Result { () throws(InboundPost.Refusal) in
+            try InboundPost.read(text, maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth)
+        }, text, reply)
+    }
+
+    /// ``readPost(_:_:)`` once the post has been read (here, or on another thread for a large one).
+    func admit(_ outcome: Result<InboundPost, InboundPost.Refusal>, _ text: String, _ reply: ScriptMessageReply) -> (InboundPost, BridgeSession)? {
         let post: InboundPost
-        do {
-            post = try InboundPost.read(text, maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth)
-        } catch {
+        switch outcome {
+        case .success(let read):
+            post = read
+        case .failure(let error):
             transcript?.record(direction: "in", session: session?.id, kind: "post", handler: nil, id: nil,
                                size: text.utf8.count, latency: nil, outcome: "refused: \(error.error)")
             reply.succeed(OutboundFrame.refusal(error.error))

@@ -30,6 +30,7 @@ function createBridge() {
   }
 
   function receive(frames) {
+    outbox.newTask();
     for (const frame of frames) {
       try {
         dispatch(frame);

@@ -16,7 +16,6 @@ function createOutbox(send) {
   let scheduled = false;
   let maxPayload = DEFAULT_LIMITS.maxPayload;
   let postsThisTask = 0;
-  let taskEndScheduled = false;
 
   // `entry` is {text, callId?, tooLarge()}: tooLarge runs instead of sending an oversized frame.
   function push(entry) {
@@ -27,22 +26,22 @@ function createOutbox(send) {
   function schedule() {
     if (!open || scheduled || entries.length === 0) return;
     scheduled = true;
-    if (postsThisTask >= BURST_POSTS) setTimeout(flush, 0);
+    if (postsThisTask >= BURST_POSTS) setTimeout(flushInNextTask, 0);
     else queueMicrotask(flush);
   }
 
-  // Counts the posts of the current task; a timer marks the task's end (the next task starts).
+  // A timer callback is a task of its own: the count starts again.
+  function flushInNextTask() {
+    postsThisTask = 0;
+    flush();
+  }
+
+  // Counts the posts of the current task. The count starts again when a task is known to be new
+  // (newTask: a down-frame came, flushInNextTask) rather than from a timer armed per post: such a
+  // timer cost a main-loop wake-up per `await hybrid.call`, the most common call there is.
   function countPost(text) {
     send(text);
     postsThisTask++;
-    if (taskEndScheduled) return;
-    taskEndScheduled = true;
-    setTimeout(endTask, 0);
-  }
-
-  function endTask() {
-    postsThisTask = 0;
-    taskEndScheduled = false;
   }
 
   // Takes back a call that has not left yet; false once it has.
@@ -90,6 +89,10 @@ function createOutbox(send) {
       open = false;
       entries = [];
     },
+    // Down-frames reach the page in a task of their own (native answers through IPC), so every
+    // post counted so far left in an earlier task. (The relay's local refusal of a post it could
+    // not send also comes this way, within the task; such a post cost native nothing.)
+    newTask: function () { postsThisTask = 0; },
     get maxPayload() { return maxPayload; },
   };
 }
