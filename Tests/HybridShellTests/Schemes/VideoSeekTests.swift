@@ -83,9 +83,11 @@ struct VideoSeekTests {
             #expect(request.status == 206, "\(request)")
             #expect(request.contentRange.map { RangeRecorder.isValid($0, for: request.range!, size: size) } == true, "\(request)")
         }
-        // What blocks playback: WebKitGTK 2.50's GStreamer source takes the 206 and then reports
-        // MEDIA_ERR_SRC_NOT_SUPPORTED (4) for custom-scheme URLs (app: from a DirectoryHandler
-        // too), while the same bytes play and seek from a blob: URL (the next test).
+        // What blocks playback: WebKitGTK 2.50's GStreamer player takes the 206, then refuses the
+        // scheme (GST_DEBUG=webkitcommon:6 shows "isProtocolAllowed … (allowed: no)") and reports
+        // MEDIA_ERR_SRC_NOT_SUPPORTED (4) — app: from a DirectoryHandler, or a plain 200, alike.
+        // WEBKIT_GST_ALLOWED_URI_PROTOCOLS lets the scheme past that check, but uridecodebin then
+        // has no URI handler for it. The same bytes play and seek from a blob: URL (next test).
         if result["error"] != nil {
             withKnownIssue("<video> does not play custom-scheme URLs on WebKitGTK 2.50 (media error \(result))") {
                 Issue.record("media error \(result)")
