@@ -15,6 +15,9 @@ APT_PACKAGES += libjs-qunit libjs-chai node-jasmine mocha esbuild node-buffer no
 # WebDriver: WebKitWebDriver drives `hybrid-run --automation`; Selenium's Python bindings (Debian's
 # /usr/bin/python3 only) are the client in `make webdriver-test`.
 APT_PACKAGES += webkit2gtk-driver python3-selenium
+# <video> tests (Tests/HybridShellTests/Schemes/VideoSeekTests.swift): matroskademux and vp8dec for the
+# WebM fixture (libwebkit2gtk-4.1-0 depends on both already; named so the tests' need is on record).
+APT_PACKAGES += gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 

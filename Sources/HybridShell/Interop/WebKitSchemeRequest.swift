@@ -159,14 +159,17 @@ final class WebKitSchemeRequest {
         case .bytes(let data):
             return (memoryStream(data), UInt64(data.count))
         case .file(let path, let offset, let length):
-            if offset == 0, let stream = fileStream(path, length: length) { return (stream, length) }
-            if offset == 0 {
+            switch fileStream(path, offset: offset, length: length) {
+            case .stream(let stream): return (stream, length)
+            case .missing:
                 response = .error(404, "cannot open the file")
                 return makeStream(&response)
+            case .boundedRange:
+                // WebKit reads a response stream to its end whatever length it was given, so a
+                // range that stops before the end of the file is streamed in chunks (read off the
+                // main loop) instead of handing over a seeked file stream.
+                return (pumpedStream(FileChunks.stream(path: path, offset: offset, length: length)), length)
             }
-            // WebKit reads a response stream to its end whatever length it was given, so a range
-            // is streamed in chunks instead of handing over a seeked file stream.
-            return (pumpedStream(FileChunks.stream(path: path, offset: offset, length: length)), length)
         case .stream(let chunks, let length):
             return (pumpedStream(chunks), length)
         }
@@ -178,19 +181,38 @@ final class WebKitSchemeRequest {
         return g_memory_input_stream_new_from_bytes(bytes)
     }
 
-    /// `g_file_read`: WebKit reads the file itself; nothing is buffered. Only when the whole file
-    /// is wanted and its size is still `length`.
-    private func fileStream(_ path: String, length: UInt64) -> UnsafeMutablePointer<GInputStream>? {
+    private enum FileStream {
+        case stream(UnsafeMutablePointer<GInputStream>)
+        case missing
+        /// A range that ends before the end of the file.
+        case boundedRange
+    }
+
+    /// `g_file_read`, seeked to `offset` (`g_seekable_seek`): WebKit reads the file itself, in
+    /// GLib's thread pool, exactly as a C handler would; nothing is copied or buffered in Swift.
+    /// Only when the range runs to the end of the file as it is now — the whole file, or the
+    /// `bytes=N-` ranges `<video>` asks for when seeking.
+    private func fileStream(_ path: String, offset: UInt64, length: UInt64) -> FileStream {
         var info = stat()
-        guard stat(path, &info) == 0, UInt64(info.st_size) == length else { return nil }
+        guard stat(path, &info) == 0 else { return .missing }
+        let size = UInt64(info.st_size)
+        // Larger than the file: it shrank since the handler looked at it.
+        guard offset <= size, length <= size - offset else { return .missing }
+        guard offset + length == size else { return .boundedRange }
         let file = g_file_new_for_path(path)
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         var error: UnsafeMutablePointer<GError>?
         guard let stream = g_file_read(file, nil, &error) else {
             g_clear_error(&error)
-            return nil
+            return .missing
         }
-        return hs_input_stream(stream)
+        if offset > 0, g_seekable_seek(OpaquePointer(stream),
+                                       goffset(offset), G_SEEK_SET, nil, &error) == 0 {
+            g_clear_error(&error)
+            g_object_unref(UnsafeMutableRawPointer(stream))
+            return .boundedRange
+        }
+        return .stream(hs_input_stream(stream))
     }
 
     /// A socket pair: WebKit reads one end (`g_unix_input_stream_new`), a task writes the chunks

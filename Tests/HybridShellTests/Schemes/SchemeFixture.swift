@@ -35,7 +35,11 @@ enum SchemeFixture {
         let probe = SchemeProbe()
         let shares = FileShares()
         let context = try WebContext(schemes: [
-            SchemeRegistration(scheme: "app", handler: try DirectoryHandler(root: root.path)),
+            // A handler deadline well inside the tests' 30-s waits: with the default (30 s) a
+            // request stuck behind a starved cooperative pool (2 threads on a 2-core CI machine,
+            // shared by every test running in parallel) answered 504 at the very moment the
+            // test's own wait ran out, so the test saw a bare time-out instead of a logged 504.
+            SchemeRegistration(scheme: "app", handler: try DirectoryHandler(root: root.path), deadline: .seconds(10)),
             shares.registration(),
             SchemeRegistration(scheme: "probe", handler: ProbeHandler(probe: probe),
                                security: SchemeSecurity(secure: true, corsOrigins: .anyOrigin), deadline: .seconds(3)),
@@ -55,10 +59,13 @@ enum SchemeFixture {
     /// A 2×1 PNG.
     static let pixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwH4QZYAwAR8oH+Rq28akAAAAASUVORK5CYII="
 
-    /// A view in the scheme context showing `app:///index.html`.
+    /// A view in the scheme context showing `app:///index.html`, checked to be the fixture page
+    /// (its script ran), so a 504 or an error page fails here with a precise message.
     static func appView() async throws -> WebView {
         let view = try WebView(context: try shared().context)
         guard try await load(view, "app:///index.html") else { throw ShellError.invalidArgument("app:///index.html did not load") }
+        let ready = try await view.callAsyncJavaScript("return {ready: window.fixtureReady === true, title: document.title}")
+        guard ready["ready"] == true else { throw ShellError.invalidArgument("app:///index.html loaded but is not the fixture page: \(ready)") }
         return view
     }
 }
