@@ -46,6 +46,18 @@ import Testing
         #expect(other.status == 0 && other.stdout.contains("CONSOLE LOG other page"), "\(other.stdout)\n\(other.stderr)")
     }
 
+    @Test func aDirectoryMountOnAppKeepsTheHostlessURLs() async throws {
+        let f = try PackageFixtures()
+        try f.store().install(file: try f.pack(try f.site("s1", Self.site("1")), "d1.zip", sequence: 1))
+        let data = f.path("data").path
+        let mounted = try await CommandLineRun.run(["--dir-handler", "app:pages/fixtures/schemes", "--data-dir", data,
+                                                    "--url", "app:///bridge.html", "--exit-after", "close", "--timeout", "20"])
+        #expect(mounted.status == 0 && mounted.stdout.contains("CONSOLE LOG bridge on app://: WebKitGTK"), "\(mounted.stdout)\n\(mounted.stderr)")
+        let packaged = try await CommandLineRun.run(["--dir-handler", "app:pages/fixtures/schemes", "--data-dir", data,
+                                                     "--package", "demo", "--exit-after", "close", "--timeout", "20"])
+        #expect(packaged.status == 0 && packaged.stdout.contains("CONSOLE LOG bridge on app://demo: WebKitGTK"), "\(packaged.stdout)\n\(packaged.stderr)")
+    }
+
     @Test(arguments: [("app://demo/dropped.html", "HTTP 404"), ("app://demo/..%2f..%2fstate.json", "HTTP 403"),
                       ("app://demo/js/%00app.js", "HTTP 403"), ("app://nosuchapp/index.html", "HTTP 404")])
     func unlistedFilesAndTraversalAreRefused(url: String, message: String) async throws {
@@ -102,7 +114,7 @@ import Testing
         #expect((body?["reason"] as? String)?.contains("not a trusted key") == true, "\(String(decoding: report.body, as: UTF8.self))")
     }
 
-    @Test(arguments: [(["--package", "demo"], 4, "need --data-dir"), (["--package", "../x", "--data-dir", "DATA"], 4, "only letters"),
+    @Test(arguments: [(["--package", "demo"], 4, "need --data-dir"), (["--package", "a/b", "--data-dir", "DATA"], 4, "only letters"),
                       (["--preset", "p.zip", "--url", "app://demo/", "--data-dir", "DATA"], 4, "needs a trusted key"),
                       (["--report-url", "ftp://x/", "--url", "app://demo/", "--data-dir", "DATA"], 4, "http(s) URL"),
                       (["--package", "demo", "--data-dir", "DATA"], 2, "is not installed")])
