@@ -78,9 +78,15 @@ public struct PackageSchemeHandler: URLSchemeHandler {
         return active
     }
 
-    /// App ids may have capitals; URL hosts do not.
+    /// App ids may have capitals; URL hosts do not. The manifest is decoded once per version: a
+    /// cached one is used while the `current` link still names its directory.
     func lookUp(_ host: String) -> InstalledPackage? {
-        if let exact = store.installed(host) { return exact }
+        if let root = store.activeRootPath(host) {
+            if let cached = pins.cached(host), cached.root.path == root { return cached }
+            guard let exact = store.installed(host) else { return nil }
+            pins.cache(host, exact)
+            return exact
+        }
         let matches = store.list().filter { $0.appID.lowercased() == host }
         return matches.count == 1 ? matches[0] : nil
     }
@@ -90,9 +96,13 @@ public struct PackageSchemeHandler: URLSchemeHandler {
     }
 }
 
-/// Page id and app → the version that page's document came from.
+/// Page id and app → the version that page's document came from; app → its last read version.
 private final class PagePins: Sendable {
     private let pins = Mutex<[PinKey: InstalledPackage]>([:])
+    private let versions = Mutex<[String: InstalledPackage]>([:])
+
+    func cached(_ app: String) -> InstalledPackage? { versions.withLock { $0[app] } }
+    func cache(_ app: String, _ version: InstalledPackage) { versions.withLock { $0[app] = version } }
 
     struct PinKey: Hashable { let page: UInt; let app: String }
 
