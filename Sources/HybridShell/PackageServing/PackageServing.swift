@@ -53,8 +53,8 @@ public struct PackageServing: Sendable, Equatable {
     }
 
     /// `app://<appID>/<entry>`: the page URL of the app's active entry page.
-    public static func entryURL(of package: InstalledPackage) -> String {
-        let path = package.entry.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
+    public static func entryURL(of package: InstalledPackage, path file: String? = nil) -> String {
+        let path = (file ?? package.entry).split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
         return "\(scheme)://\(package.appID.lowercased())/" + path.joined(separator: "/")
     }
 

@@ -61,6 +61,10 @@ struct PackageRunOptions: ParsableArguments {
         let store = PackageStore(directory: PackageServing.storeDirectory(dataDirectory: dataDirectory), trust: keys,
                                  observer: { events.send($0) })
         try PackageServing.register(store, in: &shell)
+        // Path-map mode: online pages get the installed packages' mapped resources (relative keys
+        // are taken from the opened page's URL).
+        let map = PathMapExtension.map(store.list(), onlineBase: (try? route.request().url).flatMap(URL.init(string:)))
+        if !map.isEmpty, let directory = PathMapExtension.installedDirectory() { shell.context.webExtensions = (directory, map) }
         if !route.customSchemes.contains(PackageServing.scheme) { route.customSchemes.append(PackageServing.scheme) }
         return PackageRun(serving: serving, store: store, events: events)
     }

@@ -125,3 +125,29 @@ import Testing
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 }
+
+/// Path-map mode: an online page's mapped script comes from the package, with no network request.
+@Suite struct PathMapCommandLineTests {
+    @Test func aMappedScriptOfAnOnlinePageComesFromThePackage() async throws {
+        let f = try PackageFixtures()
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        server.route("/shop/index.html") { _ in
+            .text("<script src=\"app.js\"></script><script>console.log('script from ' + window.source + ' on ' + location.origin)</script>",
+                  type: "text/html; charset=utf-8")
+        }
+        server.route("/shop/app.js") { _ in .text("window.source = 'network';", type: "text/javascript") }
+        let site = try f.site("s1", ["index.html": "<h1>package</h1>", "js/app.js": "window.source = 'package';"])
+        let options = PackageBuilder.Options(appID: "shop", version: "1", sequence: 1,
+                                             pathMap: [server.url("shop/app.js"): "js/app.js", server.url("shop/index.html"): "index.html"])
+        let (data, _) = try PackageBuilder(key: f.key).pack(directory: site, options: options, base: nil)
+        try data.write(to: f.path("shop.zip"))
+        try f.store().install(file: f.path("shop.zip"))
+        let run = try await CommandLineRun.run(["--url", server.url("shop/index.html"), "--data-dir", f.path("data").path,
+                                                "--exit-after", "load", "--timeout", "20"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("CONSOLE LOG script from package on \(server.origin)"), "\(run.stdout)\n\(run.stderr)")
+        #expect(!server.requests.contains { $0.path == "/shop/app.js" }, "the mapped script must not be fetched")
+        #expect(server.requests.contains { $0.path == "/shop/index.html" }, "the document stays online")
+    }
+}
