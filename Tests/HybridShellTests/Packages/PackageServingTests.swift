@@ -123,6 +123,24 @@ import Testing
         #expect(try await handler.response(for: Self.request("app://demo/js/app.js", page: page)).status == 404)
     }
 
+    @Test func thePathMapListsOnlyMappedSubresourcesOfEnabledApps() throws {
+        let files: [PackageManifest.File] = [.init(path: "index.html", size: 1, sha256: "a"), .init(path: "js/app.js", size: 1, sha256: "b"),
+                                             .init(path: "Big Img.png", size: 1, sha256: "c")]
+        let manifest = PackageManifest(appID: "Shop", version: "1", sequence: 1, entry: "index.html", files: files, pathMap: [
+            "https://h5.example/app/app.js": "js/app.js", "/app/img.png": "Big Img.png", "https://h5.example/app/": "index.html",
+            "https://h5.example/app/missing.js": "js/missing.js", "ftp://h5.example/x.js": "js/app.js",
+        ])
+        let installed = InstalledPackage(manifest: manifest, root: URL(fileURLWithPath: "/x"), trustedSequence: 1, previousSequence: nil)
+        #expect(PathMapExtension.map([installed]) == ["https://h5.example/app/app.js": "app://shop/js/app.js"])
+        #expect(PathMapExtension.map([installed], onlineBase: URL(string: "https://h5.example/app/")) == [
+            "https://h5.example/app/app.js": "app://shop/js/app.js", "https://h5.example/app/img.png": "app://shop/Big%20Img.png",
+        ])
+        var disabled = manifest
+        disabled.enable = false
+        #expect(PathMapExtension.map([InstalledPackage(manifest: disabled, root: URL(fileURLWithPath: "/x"), trustedSequence: 1,
+                                                       previousSequence: nil)]).isEmpty)
+    }
+
     @Test func configurationKeysAreReadAndChecked() throws {
         let f = try PackageFixtures()
         let file = f.path("shell.toml")
