@@ -29,7 +29,9 @@ public enum PathMapExtension {
     /// A private directory holding only the extension (WebKit loads every `.so` of the directory),
     /// copied from `searchDirectories` (default: beside the executable); nil when it is not built.
     public static func installedDirectory(searchDirectories: [URL]? = nil) -> String? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        // /proc/self/exe: argv[0] is a bare name when the program was found on PATH.
+        let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        let executable = URL(fileURLWithPath: program).resolvingSymlinksInPath().deletingLastPathComponent()
         let source = (searchDirectories ?? [executable, executable.appendingPathComponent("../lib")])
             .map { $0.appendingPathComponent(libraryName).standardizedFileURL.path }
             .first { FileManager.default.fileExists(atPath: $0) }
