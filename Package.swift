@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "HybridShell", targets: ["HybridShell"]),
         .executable(name: "hybrid-run", targets: ["hybrid-run"]),
         .executable(name: "hybrid-bench", targets: ["hybrid-bench"]),
+        // The path-map web-process extension WebKit loads (docs/offline-packages.md, Path-map mode).
+        .library(name: "HybridShellPathMap", type: .dynamic, targets: ["HybridShellPathMap"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -22,6 +24,12 @@ let package = Package(
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
+        .systemLibrary(
+            name: "CWebKitWebExtension",
+            pkgConfig: "webkit2gtk-web-extension-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev"])]
+        ),
+        .target(name: "HybridShellPathMap", dependencies: ["CWebKitWebExtension"]),
         .target(
             name: "HybridShell",
             dependencies: [

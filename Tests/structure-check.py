@@ -40,6 +40,8 @@ LAYERS = {
     "Automation": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
     # Signed offline packages: files, signatures and a store on disk; no engine.
     "Packages": BASE + ["Engine"],
+    # Serving installed packages on the app: scheme, wired into the shell's configuration.
+    "PackageServing": BASE + ["Engine", "Schemes", "Packages", "Manager", "Config"],
     # Native API modules: handlers over the bridge, wired to the page manager's stack.
     "Modules": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config"],
     "Kiosk": BASE + ["Engine", "Schemes", "Bridge", "Manager", "Config", "Modules"],

@@ -64,7 +64,7 @@ struct HybridRun: CheckedCommand {
     var userAgentSuffix: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Keep cookies, local storage and caches in this directory (created if missing). Default: ephemeral, nothing is written. Example: --data-dir ~/.cache/myapp",
+        "Keep cookies, local storage and caches in this directory (created if missing). Default: ephemeral, nothing is written. Also serves the offline packages installed there as app://APP-ID/. Example: --data-dir ~/.cache/myapp",
         valueName: "dir"))
     var dataDir: String?
 
@@ -171,6 +171,8 @@ struct HybridRun: CheckedCommand {
     @Flag(name: .long, help: "Serve one WebDriver session: give hybrid-run to WebKitWebDriver as the webkitgtk:browserOptions binary with this argument (see docs/webdriver.md). Example: --automation")
     var automation = false
 
+    @OptionGroup var packageOptions: PackageRunOptions
+
     func checkFlags() throws {
         try validateAutomation()
         if url != nil, page != nil { throw ValidationError("give the page once: either --url or as an argument, not both") }
@@ -179,7 +181,7 @@ struct HybridRun: CheckedCommand {
     }
 
     func options() throws -> RunOptions {
-        guard let input = url ?? page else {
+        guard let input = try url ?? page ?? packageOptions.defaultPage(config: config) else {
             throw ShellError.invalidArgument("no page given; use --url URL-OR-PATH (see hybrid-run --help)")
         }
         var parameters: [String: String] = [:]
@@ -190,7 +192,7 @@ struct HybridRun: CheckedCommand {
             parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
         var route = WebRoute(input, parameters: parameters, headers: try header.map { try WebRoute.Header(parsing: $0) })
-        var shell = try config.map { try ShellConfiguration.load(path: $0) } ?? ShellConfiguration()
+        var shell = try config.map { try ShellConfiguration.load(path: $0, extraSections: PackageServing.keys) } ?? ShellConfiguration()
         var overrides = PageSettings()
         if let userAgent { overrides.userAgent = .custom(userAgent) }
         if let userAgentSuffix { overrides.userAgent = .appending(userAgentSuffix) }
@@ -236,6 +238,7 @@ struct HybridRun: CheckedCommand {
         let (width, height) = try ViewportSize.parse(size)
         shell.width = width
         shell.height = height
+        let packageRun = try packageOptions.apply(to: &shell, route: &route, config: config)
         // Check the route (placeholders, URL, headers) before anything starts.
         let settings = shell.settings(for: try route.request().url)
         if let timeout = settings.timeout { route.timeout = timeout }
@@ -243,6 +246,7 @@ struct HybridRun: CheckedCommand {
 
         var options = RunOptions(route: route)
         options.shell = shell
+        options.packages = packageRun
         if let exitAfter { options.exitAfter = try ExitCondition(parsing: exitAfter) }
         if let timeout {
             guard timeout > 0, timeout.isFinite else { throw ShellError.invalidArgument("--timeout must be a positive number of seconds") }

@@ -39,6 +39,7 @@ public final class WebContext {
             native = WebKitContext(dataDirectory: absolute, memoryLimitMiB: memoryLimitMiB)
         }
         self.configuration = configuration
+        if let extensions = configuration.webExtensions { native.loadWebExtensions(directory: extensions.directory, data: extensions.data) }
         // Request interception: WebKit wants schemes before any view of the context exists.
         for registration in configuration.schemes { native.register(registration, logger: SchemeRegistration.logger) }
     }

@@ -12,6 +12,9 @@ public struct WebContextConfiguration: Sendable {
     public var memoryLimitMiB: Int?
     /// Custom URL schemes and their handlers (see ``SchemeRegistration``).
     public var schemes: [SchemeRegistration] = []
+    /// Web-process extensions to load: a directory of `.so` files and the `a{ss}` data they get
+    /// (the offline packages' path map, see ``PathMapExtension``).
+    public var webExtensions: (directory: String, data: [String: String])?
 
     public init(storage: WebContext.Storage = .ephemeral, headless: Bool = true, memoryLimitMiB: Int? = nil,
                 schemes: [SchemeRegistration] = []) {

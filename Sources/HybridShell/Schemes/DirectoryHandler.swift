@@ -39,12 +39,12 @@ public struct DirectoryHandler: URLSchemeHandler {
 /// The 200/206/304/416 answer for one file on disk; shared by directories and file shares.
 enum FileResponder {
     static func respond(path: String, request: SchemeRequest, contentType: String,
-                        extraHeaders: [(name: String, value: String)] = []) -> SchemeResponse {
+                        extraHeaders: [(name: String, value: String)] = [], etag givenTag: String? = nil) -> SchemeResponse {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .error(404, "not found") }
         let size = UInt64(info.st_size)
         let modified = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
-        let etag = "\"\(String(size, radix: 16))-\(String(modified, radix: 16))\""
+        let etag = givenTag ?? "\"\(String(size, radix: 16))-\(String(modified, radix: 16))\""
         var headers: [(name: String, value: String)] = [
             ("Content-Type", contentType), ("Accept-Ranges", "bytes"), ("ETag", etag), ("Cache-Control", "no-cache"),
         ] + extraHeaders

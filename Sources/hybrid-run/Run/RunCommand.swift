@@ -29,12 +29,19 @@ final class RunCommand {
         TerminationSignals.install { [weak self] _ in self?.settle(.success) }
         if let problem = MainLoop.displayError { return .noDisplay(problem) }
         let page: Page
+        var route = options.route
+        if let packages = options.packages {
+            if options.printEvents {
+                packages.events.forward { [weak self] event in Task { @EngineActor in self?.print(event.jsonObject) } }
+            }
+            do { route = try await packages.start(route: route) } catch { return RunOutcome(.failure, "\(error)") }
+        }
         do {
             let manager = try PageManager(configuration: options.shell)
             self.manager = manager
             manager.appName = "hybrid-run"
             if let path = options.bridgeLog { manager.transcript = try BridgeTranscript(path: path) }
-            modules = try ModuleHost.builtins(options.shell.modules, manager: manager, openedURL: try options.route.request().url,
+            modules = try ModuleHost.builtins(options.shell.modules, manager: manager, openedURL: try route.request().url,
                                               dataDirectory: options.shell.storage.directory)
             // Mocks replace module handlers of the same name (page tests without real abilities).
             options.mockHandlers?.register(in: manager.handlers)
@@ -42,7 +49,7 @@ final class RunCommand {
                 guard let self else { return }
                 if case .failed(let reason) = page.state { self.settle(RunOutcome(.failure, reason)) }
             }
-            page = try manager.open(options.route)
+            page = try manager.open(route)
             // Pages opened after it (window.open with --new-windows new-page) print too.
             manager.onPageOpened = { [weak self] opened in
                 opened.view.observe { [weak self] event in self?.show(event) }

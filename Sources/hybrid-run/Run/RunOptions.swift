@@ -18,6 +18,8 @@ struct RunOptions: Sendable {
     var bridgeLog: String?
     /// A main document answered with HTTP ≥ 400 still counts as loaded (`--allow-http-errors`).
     var allowHTTPErrors = false
+    /// Installed offline packages served on `app://<appID>/` (a data directory was given).
+    var packages: PackageRun?
 
     init(route: WebRoute) {
         self.route = route

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Serving installed offline packages to pages: where the store is, which keys it trusts, the
+/// preset shipped with the app, the app to open and where failures are reported. Read from a
+/// shell configuration file (`trusted_keys`, `preset`, `package`, `report_url`) and flags.
+public struct PackageServing: Sendable, Equatable {
+    /// The scheme packages are served on: `app://<appID>/…`.
+    public static let scheme = "app"
+    /// The configuration-file keys this reads (pass them as `extraSections` to ``ShellConfiguration/load(path:extraSections:)``).
+    public static let keys: Set<String> = ["trusted_keys", "preset", "package", "report_url"]
+
+    /// Public key files (`.pub`), at most two.
+    public var trustedKeys: [String] = []
+    /// A preset package installed at start when newer than what is installed.
+    public var preset: String?
+    /// The app whose entry page to open (`--package`).
+    public var package: String?
+    /// Failures are POSTed here as JSON (the seed's `/report`).
+    public var reportURL: URL?
+
+    public init() {}
+
+    /// Reads the keys of a configuration file; paths are relative to the file's directory.
+    public static func read(_ reader: ConfigReader) throws(ShellError) -> PackageServing {
+        var serving = PackageServing()
+        let base = DirectoryMount.directory(containing: reader.document.file)
+        serving.trustedKeys = (try reader.strings("trusted_keys") ?? []).map { absolute($0, base) }
+        serving.preset = try reader.string("preset").map { absolute($0, base) }
+        if let package = try reader.string("package") {
+            if let problem = PackageManifest.appIDProblem(package) { throw reader.error("package", "the app id \(problem)") }
+            serving.package = package
+        }
+        if let text = try reader.string("report_url") {
+            do throws(ShellError) { serving.reportURL = try reportURL(text) } catch { throw reader.error("report_url", error.description) }
+        }
+        return serving
+    }
+
+    /// An http(s) URL for failure reports, or a precise error.
+    public static func reportURL(_ text: String) throws(ShellError) -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw .invalidArgument("the report URL must be an http(s) URL, not \(JSONValue.quoted(text))")
+        }
+        return url
+    }
+
+    /// `app://<appID>/` for the app's entry page (the handler answers `/` with the entry).
+    public static func rootURL(of appID: String) throws(ShellError) -> String {
+        if let problem = PackageManifest.appIDProblem(appID) {
+            throw .invalidArgument("the app id \(JSONValue.quoted(appID)) \(problem)")
+        }
+        return "\(scheme)://\(appID.lowercased())/"
+    }
+
+    /// `app://<appID>/<entry>`: the page URL of the app's active entry page.
+    public static func entryURL(of package: InstalledPackage, path file: String? = nil) -> String {
+        let path = (file ?? package.entry).split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }
+        return "\(scheme)://\(package.appID.lowercased())/" + path.joined(separator: "/")
+    }
+
+    /// The store of a data directory (`DIR/packages`), as the package commands use it.
+    public static func storeDirectory(dataDirectory: String) -> URL {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("packages")
+    }
+
+    /// `configuration` with the package scheme registered on its context. A directory mounted on
+    /// the same scheme (`--dir-handler app:DIR`) keeps answering host-less `app:///…` URLs.
+    public static func register(_ store: PackageStore, in configuration: inout ShellConfiguration) throws(ShellError) {
+        var fallback: (any URLSchemeHandler)?
+        if let index = configuration.dirHandlers.firstIndex(where: { $0.scheme == scheme }) {
+            fallback = try DirectoryHandler(root: configuration.dirHandlers[index].path)
+            configuration.dirHandlers.remove(at: index)
+        }
+        configuration.context.schemes.append(try SchemeRegistration(scheme: scheme, handler: PackageSchemeHandler(store: store, fallback: fallback),
+                                                                    security: .app))
+    }
+
+    static func absolute(_ path: String, _ base: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: base + "/" + path).standardizedFileURL.path
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The path-map mode: a page opened at its online URL gets the resources its installed packages'
+/// path maps list from the packages (`app://<appid>/<file>`), with no network request. The
+/// rewriting happens in the web process (`libHybridShellPathMap.so`, `WebKitWebPage::send-request`),
+/// because WebKitGTK cannot register http(s) schemes. Documents (`.html`) are not mapped: the page
+/// keeps its online URL and origin.
+public enum PathMapExtension {
+    public static let libraryName = "libHybridShellPathMap.so"
+
+    /// Online URL → `app://<appid>/<file>` for every installed, enabled app; keys that are not
+    /// absolute http(s) URLs (paths) are resolved against `onlineBase` when given, else skipped.
+    public static func map(_ packages: [InstalledPackage], onlineBase: URL? = nil) -> [String: String] {
+        var map: [String: String] = [:]
+        for package in packages where package.manifest.enable {
+            let listed = Set(package.manifest.files.map(\.path))
+            for (online, file) in package.pathMap where listed.contains(file) && !file.hasSuffix(".html") && !file.hasSuffix(".htm") {
+                let absolute: URL?
+                if online.hasPrefix("http://") || online.hasPrefix("https://") { absolute = URL(string: online) } else {
+                    absolute = onlineBase.flatMap { URL(string: online, relativeTo: $0)?.absoluteURL }
+                }
+                guard let absolute, ["http", "https"].contains(absolute.scheme ?? "") else { continue }
+                map[absolute.absoluteString] = PackageServing.entryURL(of: package, path: file)
+            }
+        }
+        return map
+    }
+
+    /// A private directory holding only the extension (WebKit loads every `.so` of the directory),
+    /// copied from `searchDirectories` (default: beside the executable); nil when it is not built.
+    public static func installedDirectory(searchDirectories: [URL]? = nil) -> String? {
+        // /proc/self/exe: argv[0] is a bare name when the program was found on PATH.
+        let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        let executable = URL(fileURLWithPath: program).resolvingSymlinksInPath().deletingLastPathComponent()
+        let source = (searchDirectories ?? [executable, executable.appendingPathComponent("../lib")])
+            .map { $0.appendingPathComponent(libraryName).standardizedFileURL.path }
+            .first { FileManager.default.fileExists(atPath: $0) }
+        guard let source else { return nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybridshell-ext-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: directory)
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
+              (try? FileManager.default.copyItem(atPath: source, toPath: directory + "/" + libraryName)) != nil else { return nil }
+        return directory
+    }
+}
