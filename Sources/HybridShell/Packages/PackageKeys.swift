@@ -112,7 +112,7 @@ enum KeyFileLine {
             throw .invalidKeyFile(path: source, reason: "expected one line \"\(magic) \(kind) BASE64\"")
         }
         guard words[1] == kind else { throw .invalidKeyFile(path: source, reason: "this is a \(words[1]) key, expected \(kind)") }
-        guard let raw = Data(base64Encoded: String(words[2])), raw.count == 32 else {
+        guard let raw = Data(base64Encoded: String(words[2])), raw.count == 32, raw.base64EncodedString() == words[2] else {
             throw .invalidKeyFile(path: source, reason: "the key is not 32 bytes of base64")
         }
         return raw

@@ -34,7 +34,11 @@ public struct PackageSignature: Sendable, Equatable {
         let words = text.split(separator: " ", omittingEmptySubsequences: false)
         guard data.count == lineLength, words.count == 3, words[0] == magic, words[1].count == 16,
               words[1].utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
-              let signature = Data(base64Encoded: String(words[2])), signature.count == 64 else {
+              let signature = Data(base64Encoded: String(words[2])), signature.count == 64,
+              // Base64 has spare bits (the last character before "==" carries 2 of its 6): a
+              // decoder ignores them, so only the canonical text is accepted, or a flipped spare
+              // bit would leave a package that still verifies.
+              signature.base64EncodedString() == words[2] else {
             throw .missingSignature("the signature line is malformed or truncated")
         }
         return PackageSignature(keyID: String(words[1]), signature: signature)
