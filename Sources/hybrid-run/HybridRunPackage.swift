@@ -118,13 +118,20 @@ func describe(_ package: InstalledPackage) -> String {
     return line
 }
 
-/// Writes bytes to `path` via a temporary file and a rename: never a half-written output.
+/// Writes bytes to `path` via a temporary file and a rename: never a half-written output. The
+/// parent directory is created if missing; the file is created with `mode` (a private key is
+/// never readable by others, not even for a moment before a chmod).
 func writeOutput(_ data: Data, to path: String, mode: Int = 0o644) throws(PackageError) {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
     do {
-        try data.write(to: temporary)
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary.path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try handle.write(contentsOf: data)
+        try handle.synchronize()
+        try handle.close()
         if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary) }
         else { try FileManager.default.moveItem(at: temporary, to: url) }
     } catch {

@@ -4,6 +4,22 @@ import Testing
 
 /// `hybrid-run package …` as a user runs it: outputs, files, and exit codes 0 / 2 / 4 / 6.
 @Suite struct PackageCommandLineTests {
+    /// Outputs go into directories that do not exist yet (a README example met this), and the
+    /// private key is created 0600, never chmod-ed after the bytes are there.
+    @Test func outputsCreateTheirDirectory() async throws {
+        let f = try PackageFixtures()
+        let key = f.path("keys/new/rel").path
+        let keygen = try await CommandLineRun.run(["package", "keygen", "--output", key])
+        #expect(keygen.status == 0, "\(keygen.stderr)")
+        var info = stat()
+        #expect(stat(key + ".key", &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let site = try f.site("site", PackageFixtures.v1).path
+        let output = f.path("out/nested/d1.zip").path
+        let pack = try await CommandLineRun.run(["package", "pack", site, "--app-id", "demo", "--app-version", "1.0.0", "--sequence", "1",
+                                                 "--key", key + ".key", "--output", output])
+        #expect(pack.status == 0 && FileManager.default.fileExists(atPath: output), "\(pack.stderr)")
+    }
+
     @Test func producerAndStoreCommandsWorkEndToEnd() async throws {
         let f = try PackageFixtures()
         let key = f.path("rel").path
