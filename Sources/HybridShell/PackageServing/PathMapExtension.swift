@@ -28,6 +28,7 @@ public enum PathMapExtension {
 
     /// A private directory holding only the extension (WebKit loads every `.so` of the directory),
     /// copied from `searchDirectories` (default: beside the executable); nil when it is not built.
+    /// The caller removes the directory when its web processes are gone.
     public static func installedDirectory(searchDirectories: [URL]? = nil) -> String? {
         // /proc/self/exe: argv[0] is a bare name when the program was found on PATH.
         let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
@@ -36,10 +37,15 @@ public enum PathMapExtension {
             .map { $0.appendingPathComponent(libraryName).standardizedFileURL.path }
             .first { FileManager.default.fileExists(atPath: $0) }
         guard let source else { return nil }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybridshell-ext-\(getpid())").path
-        try? FileManager.default.removeItem(atPath: directory)
-        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
-              (try? FileManager.default.copyItem(atPath: source, toPath: directory + "/" + libraryName)) != nil else { return nil }
+        // mkdtemp: a fresh 0700 directory nobody else can have prepared or can write into (a
+        // predictable name in /tmp would let another user plant a library the web process loads).
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("hybridshell-ext-XXXXXX").path.utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        let directory = String(cString: made)
+        guard (try? FileManager.default.copyItem(atPath: source, toPath: directory + "/" + libraryName)) != nil else {
+            try? FileManager.default.removeItem(atPath: directory)
+            return nil
+        }
         return directory
     }
 }

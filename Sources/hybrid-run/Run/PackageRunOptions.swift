@@ -60,13 +60,17 @@ struct PackageRunOptions: ParsableArguments {
         }
         let store = PackageStore(directory: PackageServing.storeDirectory(dataDirectory: dataDirectory), trust: keys,
                                  observer: { events.send($0) })
-        try PackageServing.register(store, in: &shell)
         // Path-map mode: online pages get the installed packages' mapped resources (relative keys
-        // are taken from the opened page's URL).
-        let map = PathMapExtension.map(store.list(), onlineBase: (try? route.request().url).flatMap(URL.init(string:)))
-        if !map.isEmpty, let directory = PathMapExtension.installedDirectory() { shell.context.webExtensions = (directory, map) }
+        // are taken from the opened page's URL). The rewrite happens in the web process after the
+        // request's CORS checks, so `fetch` of a mapped URL needs no CORS grant on app:
+        // (PathMapCommandLineTests.aMappedFileIsFetchableAndTheExtensionDirectoryIsRemoved).
+        let online = try? route.request().url
+        let map = PathMapExtension.map(store.list(), onlineBase: online.flatMap(URL.init(string:)))
+        let extensionDirectory = map.isEmpty ? nil : PathMapExtension.installedDirectory()
+        if let extensionDirectory { shell.context.webExtensions = (extensionDirectory, map) }
+        try PackageServing.register(store, in: &shell)
         if !route.customSchemes.contains(PackageServing.scheme) { route.customSchemes.append(PackageServing.scheme) }
-        return PackageRun(serving: serving, store: store, events: events)
+        return PackageRun(serving: serving, store: store, events: events, extensionDirectory: extensionDirectory)
     }
 }
 
@@ -76,6 +80,13 @@ struct PackageRun: Sendable {
     let serving: PackageServing
     let store: PackageStore
     let events: PackageEventSink
+    /// The private copy of the path-map extension, removed when the run ends.
+    var extensionDirectory: String? = nil
+
+    /// Removes what the run made outside the data directory (the extension's private directory).
+    func finish() {
+        if let extensionDirectory { try? FileManager.default.removeItem(atPath: extensionDirectory) }
+    }
 
     /// Installs the preset (a failure is an event and a report; the installed version stays) and
     /// points `route` at the opened app's active entry page.

@@ -27,6 +27,7 @@ final class RunCommand {
     /// Runs until the exit condition, a failure, a deadline or SIGINT/SIGTERM.
     func run() async -> RunOutcome {
         TerminationSignals.install { [weak self] _ in self?.settle(.success) }
+        defer { options.packages?.finish() }
         if let problem = MainLoop.displayError { return .noDisplay(problem) }
         let page: Page
         var route = options.route

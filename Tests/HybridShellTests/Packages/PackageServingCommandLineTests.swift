@@ -150,4 +150,36 @@ import Testing
         #expect(!server.requests.contains { $0.path == "/shop/app.js" }, "the mapped script must not be fetched")
         #expect(server.requests.contains { $0.path == "/shop/index.html" }, "the document stays online")
     }
+
+    /// `fetch` of a mapped URL is rewritten to `app://shop/…`: a cross-origin request the package
+    /// scheme allows for the opened page's origin only (CORS). The extension's private directory is
+    /// gone when the run ends.
+    @Test func aMappedFileIsFetchableAndTheExtensionDirectoryIsRemoved() async throws {
+        let f = try PackageFixtures()
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        server.route("/shop/index.html") { _ in
+            .text("""
+                <script>fetch('data.json').then(r => r.json()).then(d => console.log('data from ' + d.source),
+                  e => console.log('fetch failed ' + e)).finally(() => window.close())</script>
+                """, type: "text/html; charset=utf-8")
+        }
+        server.route("/shop/data.json") { _ in .text(#"{"source":"network"}"#, type: "application/json") }
+        let site = try f.site("s1", ["index.html": "<h1>package</h1>", "data.json": #"{"source":"package"}"#])
+        let options = PackageBuilder.Options(appID: "shop", version: "1", sequence: 1, pathMap: [server.url("shop/data.json"): "data.json"])
+        let (data, _) = try PackageBuilder(key: f.key).pack(directory: site, options: options, base: nil)
+        try data.write(to: f.path("shop.zip"))
+        try f.store().install(file: f.path("shop.zip"))
+        let temporary = f.path("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary.path
+        let run = try await CommandLineRun.run(["--url", server.url("shop/index.html"), "--data-dir", f.path("data").path,
+                                                "--exit-after", "close", "--timeout", "20"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("CONSOLE LOG data from package"), "\(run.stdout)\n\(run.stderr)")
+        #expect(!server.requests.contains { $0.path == "/shop/data.json" }, "the mapped file must not be fetched")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("hybridshell-ext-") }
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
 }
