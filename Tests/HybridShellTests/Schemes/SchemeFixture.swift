@@ -35,11 +35,10 @@ enum SchemeFixture {
         let probe = SchemeProbe()
         let shares = FileShares()
         let context = try WebContext(schemes: [
-            // A handler deadline well inside the tests' 30-s waits: with the default (30 s) a
-            // request stuck behind a starved cooperative pool (2 threads on a 2-core CI machine,
-            // shared by every test running in parallel) answered 504 at the very moment the
-            // test's own wait ran out, so the test saw a bare time-out instead of a logged 504.
-            SchemeRegistration(scheme: "app", handler: try DirectoryHandler(root: root.path), deadline: .seconds(10)),
+            // A handler deadline well inside the first load's 90-s wait: a request stuck behind a
+            // starved cooperative pool (2 threads on a 2-core CI machine, shared by every test
+            // running in parallel) answers a logged 504 before the test's own wait runs out.
+            SchemeRegistration(scheme: "app", handler: try DirectoryHandler(root: root.path), deadline: .seconds(45)),
             shares.registration(),
             SchemeRegistration(scheme: "probe", handler: ProbeHandler(probe: probe),
                                security: SchemeSecurity(secure: true, corsOrigins: .anyOrigin), deadline: .seconds(3)),

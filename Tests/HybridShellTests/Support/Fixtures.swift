@@ -13,16 +13,18 @@ enum Fixtures {
     static func pageURL(_ relativePath: String) -> String { page(relativePath).absoluteString }
 }
 
-/// Loads a page and waits for its load to finish.
+/// Loads a page and waits for its load to finish. 90 s by default: when `make test` starts, ~100
+/// suites spawn web processes at once on two cores and a first load has taken over 30 s; a load
+/// that finishes returns at once, so the deadline only bounds a real hang.
 @EngineActor
-func load(_ view: WebView, _ url: String, timeout: Duration = .seconds(30)) async throws -> Bool {
+func load(_ view: WebView, _ url: String, timeout: Duration = .seconds(90)) async throws -> Bool {
     let finished = PageEventExpectation.loadFinished(view)
     view.load(url)
     return try await finished.value(timeout: timeout, "load of \(url)")
 }
 
 @EngineActor
-func loadHTML(_ view: WebView, _ html: String, baseURL: String? = "http://localhost/", timeout: Duration = .seconds(30)) async throws {
+func loadHTML(_ view: WebView, _ html: String, baseURL: String? = "http://localhost/", timeout: Duration = .seconds(90)) async throws {
     let finished = PageEventExpectation.loadFinished(view)
     view.load(html: html, baseURL: baseURL)
     _ = try await finished.value(timeout: timeout, "load of an HTML string")
