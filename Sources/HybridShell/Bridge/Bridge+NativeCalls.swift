@@ -70,6 +70,16 @@ extension Bridge {
         // strongly across the await.
         Task { @EngineActor [weak self, weak session] in
             guard let session, let (engine, frames) = self?.takeOutbox(session) else { return }
+            if let direct = engine as? any StringFunctionCalling {
+                // The answer is read in WebKit's callback: no job between it and the waiting call.
+                direct.callFunctionReturningString("return globalThis.__hybridshellRelay.deliver(s, m);",
+                                                   strings: ["s": session.id, "m": frames], in: .isolated(Bridge.world)) {
+                    [weak self, weak session] answer in
+                    guard let self, let session, let text = (try? answer.get()) ?? nil, !text.isEmpty else { return }
+                    self.receiveDeliveryAnswer(text, session: session)
+                }
+                return
+            }
             let answer = try? await engine.callFunctionReturningString(
                 "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": session.id, "m": frames],
                 in: .isolated(Bridge.world))
