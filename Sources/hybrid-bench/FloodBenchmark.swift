@@ -17,6 +17,10 @@ enum FloodBenchmark {
         defer { view.close() }
         var bridgeConfiguration = BridgeConfiguration(originPolicy: .opening(url))
         bridgeConfiguration.maxInFlight = 1_000_000  // measure the dispatch, not the cap
+        // FLOOD_SLICE_US=N tries another dispatch slice without rebuilding (tuning issue 11).
+        if let slice = ProcessInfo.processInfo.environment["FLOOD_SLICE_US"].flatMap(Int.init) {
+            bridgeConfiguration.dispatchSlice = .microseconds(slice)
+        }
         let bridge = Bridge(view: view, configuration: bridgeConfiguration)
         bridge.handlers.registerBuiltins(userAgent: view.userAgent, appName: "hybrid-bench", appVersion: HybridShellVersion.current)
         let result = Handoff<String>()

@@ -65,11 +65,30 @@ extension Bridge {
         session.outbox.append(frame)
         guard !session.flushScheduled else { return }
         session.flushScheduled = true
-        // One job both takes the frames and delivers them (it was a job that started another:
-        // each costs a main-loop turn, and a native call waits for both). Nothing is held
-        // strongly across the await.
-        Task { @EngineActor [weak self, weak session] in
-            guard let session, let (engine, frames) = self?.takeOutbox(session) else { return }
+        // The frames leave once the jobs running now are done (so a turn's frames leave together),
+        // in the same main-loop dispatch when possible: a native call waits for it.
+        let flush: @EngineActor () -> Void = { [weak self, weak session] in
+            guard let session else { return }
+            self?.flush(session)
+        }
+        if !EndOfJobs.schedule(flush) { Task { @EngineActor in flush() } }
+    }
+
+    /// Sends the session's queued frames as one delivery; nothing is held strongly across the await.
+    private func flush(_ session: BridgeSession) {
+        guard let (engine, frames) = takeOutbox(session) else { return }
+        if let direct = engine as? any StringFunctionCalling {
+            // The answer is read in WebKit's callback: no job between it and the waiting call.
+            direct.callFunctionReturningString("return globalThis.__hybridshellRelay.deliver(s, m);",
+                                               strings: ["s": session.id, "m": frames], in: .isolated(Bridge.world)) {
+                [weak self, weak session] answer in
+                guard let self, let session, let text = (try? answer.get()) ?? nil, !text.isEmpty else { return }
+                self.receiveDeliveryAnswer(text, session: session)
+            }
+            return
+        }
+        Task { @EngineActor [weak self, weak session, engine] in
+            guard let session else { return }
             let answer = try? await engine.callFunctionReturningString(
                 "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": session.id, "m": frames],
                 in: .isolated(Bridge.world))

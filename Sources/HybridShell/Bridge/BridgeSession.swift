@@ -67,7 +67,7 @@ final class NativeCallWaiter {
 
     /// Fails the call with `error()` after `duration` unless it settles first.
     func expire(after duration: Duration, _ error: @escaping @EngineActor () -> BridgeError) {
-        handoff.settle(after: duration) { .failure(error()) }
+        NativeCallDeadlines.shared.add(self, at: ContinuousClock.now + duration, error)
     }
 
     func wait() async throws(BridgeError) -> RawJSON {

@@ -47,3 +47,13 @@ extension WebView {
         try await native.callAsyncReturningString(body, strings: strings, world: world.name)
     }
 }
+
+extension WebView: StringFunctionCalling {
+    /// ``callFunctionReturningString(_:strings:in:)`` whose `completion` runs in WebKit's callback,
+    /// on the loop thread, without a Swift job in between.
+    func callFunctionReturningString(_ body: String, strings: [String: String], in world: ScriptWorld,
+                                     completion: @escaping @EngineActor (Result<String?, any Error>) -> Void) {
+        guard !isClosed else { return completion(.failure(ShellError.viewClosed)) }
+        native.callAsyncReturningString(body, strings: strings, world: world.name, completion: completion)
+    }
+}

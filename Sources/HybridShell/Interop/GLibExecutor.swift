@@ -51,7 +51,23 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
 
     /// Runs every job queued so far. Jobs enqueued while draining make the source ready again and
     /// run in the next dispatch, so one burst of work cannot starve GTK's own event sources.
+    // Touched only on the loop thread, inside and around `drain()`.
+    private nonisolated(unsafe) var isDraining = false
+    private nonisolated(unsafe) var afterDrain: [@EngineActor () -> Void] = []
+
+    /// Runs `body` once the jobs of the current dispatch have run, in that same dispatch (saving
+    /// the main-loop turn a new job would wait for). False, and nothing scheduled, outside a
+    /// dispatch: in a GLib callback, say.
+    @EngineActor
+    func runAfterCurrentJobs(_ body: @escaping @EngineActor () -> Void) -> Bool {
+        guard isDraining else { return false }
+        afterDrain.append(body)
+        return true
+    }
+
     fileprivate func drain() {
+        isDraining = true
+        defer { runAfterDrain() }
         g_source_set_ready_time(source, -1)
         let jobs = queue.withLock { pending -> [UnownedJob] in
             let taken = pending
@@ -65,6 +81,15 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
         if queue.withLock({ !$0.isEmpty }) {
             g_source_set_ready_time(source, 0)
         }
+    }
+
+    private func runAfterDrain() {
+        while !afterDrain.isEmpty {
+            let bodies = afterDrain
+            afterDrain.removeAll()
+            EngineActor.assumeIsolated { for body in bodies { body() } }
+        }
+        isDraining = false
     }
 }
 

@@ -58,21 +58,28 @@ extension WebKitView {
     /// Like ``callAsync(_:arguments:world:sourceURI:)`` for string arguments and a string result,
     /// without the JSON round trip: the bridge's delivery path, where payloads can be megabytes.
     func callAsyncReturningString(_ body: String, strings: [String: String], world: String?) async throws -> String? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String?, any Error>) in
+            callAsyncReturningString(body, strings: strings, world: world) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// ``callAsyncReturningString(_:strings:world:)`` with a completion that runs in WebKit's own
+    /// callback: no Swift job in between, which is a main-loop turn saved per bridge delivery.
+    func callAsyncReturningString(_ body: String, strings: [String: String], world: String?,
+                                  completion: @escaping @EngineActor (Result<String?, any Error>) -> Void) {
         let view = self.view
         let variant = GVariantArguments.make(strings: strings)
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String?, any Error>) in
-            let completion = AsyncCallCompletion { _, result in
-                var error: UnsafeMutablePointer<GError>?
-                guard let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error) else {
-                    continuation.resume(throwing: WebKitView.javaScriptError(error))
-                    return
-                }
-                defer { g_object_unref(value) }
-                continuation.resume(returning: jsc_value_is_string(value) != 0 ? JSCValueConversion.string(value) : nil)
+        let finish = AsyncCallCompletion { _, result in
+            var error: UnsafeMutablePointer<GError>?
+            guard let value = webkit_web_view_call_async_javascript_function_finish(view, result, &error) else {
+                completion(.failure(WebKitView.javaScriptError(error)))
+                return
             }
-            webkit_web_view_call_async_javascript_function(view, body, -1, variant, world, nil, nil,
-                                                           asyncCallReady, completion.retainedUserData())
+            defer { g_object_unref(value) }
+            completion(.success(jsc_value_is_string(value) != 0 ? JSCValueConversion.string(value) : nil))
         }
+        webkit_web_view_call_async_javascript_function(view, body, -1, variant, world, nil, nil,
+                                                       asyncCallReady, finish.retainedUserData())
     }
 
     static func javaScriptResult(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?) -> Result<JSONValue, any Error> {
