@@ -63,6 +63,15 @@ public final class WebView {
         native.load(html: html, baseURI: baseURL)
     }
 
+    /// The URL of a document loaded with ``loadInternalBlank(html:)``.
+    public static var internalBlankURL: String { WebKitView.internalBlankURL }
+
+    /// Loads a blank document of the shell's own (`webkit_web_view_load_html` with the base URL
+    /// ``internalBlankURL``): no user script runs in it, so the bridge does not start a session.
+    public func loadInternalBlank(html: String) {
+        native.load(html: html, baseURI: WebKitView.internalBlankURL)
+    }
+
     public func reload(bypassingCache: Bool = false) { native.reload(bypassingCache: bypassingCache) }
     public func stopLoading() { native.stopLoading() }
     public func goBack() { native.goBack() }

@@ -13,6 +13,11 @@ public struct WebViewConfiguration: Sendable {
             if case .visible = self { return true }
             return false
         }
+
+        public var isOffscreen: Bool {
+            if case .offscreen = self { return true }
+            return false
+        }
     }
 
     public var window: Window = .none

@@ -3,15 +3,16 @@ extension PageTestWorker {
     /// Makes a used view look new: a blank document whose one script empties `window.name`, its
     /// history as when it was new. False when the view could not be blanked (the caller replaces it).
     func blank(_ view: WebView) async -> Bool {
+        if settings.hideWhileBlank { view.setVisible(false) }
         guard await loadBlank(view, resettingName: true) else { return false }
         if let blankHistory { view.restoreHistory(blankHistory) }
         return true
     }
 
-    /// about:blank, or with `resettingName` a blank document of our own (URL about:blank) whose one
-    /// script empties `window.name`: no page script exists in it to interfere, and one load costs
-    /// less than a load plus an evaluation in an isolated world (measured: 5–8 ms instead of
-    /// 11–20 ms between two pages, about a quarter of a page's time on two workers).
+    /// about:blank, or with `resettingName` a blank document of our own (no user script runs in
+    /// it) whose one script empties `window.name`: no page script exists in it to interfere, and
+    /// one load costs less than a load plus an evaluation in an isolated world (measured: 5–8 ms
+    /// instead of 11–20 ms between two pages, about a quarter of a page's time on two workers).
     func loadBlank(_ view: WebView, resettingName: Bool = false) async -> Bool {
         // The end of *this* load: a page can finish (`--list`, a done signal) before its own load
         // did, and that load's late end must not count as the blank's — the next page would then
@@ -20,13 +21,13 @@ extension PageTestWorker {
         let finished = PageEventExpectation<Bool>(view) { event in
             switch event {
             case .loadStarted(let url), .loadCommitted(let url):
-                if url == "about:blank" { blankStarted = true }
+                if url == "about:blank" || url == WebView.internalBlankURL { blankStarted = true }
                 return nil
             case .loadFinished(_, let succeeded): return blankStarted ? succeeded : nil
             default: return nil
             }
         }
-        if resettingName { view.load(html: "<!doctype html><script>window.name = ''</script>", baseURL: "about:blank") }
+        if resettingName { view.loadInternalBlank(html: "<!doctype html><script>window.name = ''</script>") }
         else { view.load("about:blank") }
         return (try? await finished.value(timeout: .seconds(10), "about:blank between pages")) == true
     }

@@ -7,5 +7,8 @@ extension PageTestWorker {
         var additionalOrigins: [OriginPattern]
         var requestedFramework: String?
         var runnerName = "HybridShell"
+        /// Hide the view while it is blanked between pages: an offscreen view then does not paint
+        /// the blank (measured: ~5 % of a run's CPU). Never for a window someone is looking at.
+        var hideWhileBlank = false
     }
 }

@@ -95,6 +95,8 @@ final class PageTestWorker {
         }
         entry.bridge.originPolicy = .opening(page.url, additional: settings.additionalOrigins)
         current = run
+        // Shown before the load is sent, so the page's document starts visible.
+        if settings.hideWhileBlank { entry.view.setVisible(true) }
         entry.view.load(page.url)
         arm(run)
         if !run.monitor.isFinished {

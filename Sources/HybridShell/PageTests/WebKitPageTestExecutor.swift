@@ -101,7 +101,8 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
                                                                   screenshotDirectory: settings.screenshotDirectory,
                                                                   additionalOrigins: settings.additionalOrigins,
                                                                   requestedFramework: settings.adapter.framework == .auto ? nil : settings.adapter.framework.rawValue,
-                                                                  runnerName: settings.runnerName)) {
+                                                                  runnerName: settings.runnerName,
+                                                                  hideWhileBlank: settings.isolation == .perPage && settings.window.isOffscreen)) {
             [unowned self] () throws(ShellError) -> ViewPool.Entry in
             try self.takeView(worker: index)
         }

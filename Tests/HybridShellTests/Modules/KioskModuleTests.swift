@@ -18,6 +18,7 @@ struct KioskModuleTests {
 
             [kiosk]
             inhibit_screensaver = false
+            heartbeat_timeout = \(unhurriedHeartbeat.seconds)
             """, file: "kiosk.toml", format: .toml)
         return try KioskProfile.read(ConfigReader(document), relativeTo: Fixtures.page("kiosk/modules").path)
     }
