@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HybridShell
 
 /// The text main.swift prints for what ArgumentParser (or a ``CheckedCommand``) rejected or was
 /// asked for: help, version and completion scripts on stdout; a usage error as the house's
@@ -9,6 +10,24 @@ enum UsageMessage {
     /// what most readers look for) followed by the list of subcommands.
     static func asksForRootHelp(_ arguments: [String]) -> Bool {
         [["--help"], ["-h"], ["-help"], ["help"]].contains(arguments)
+    }
+
+    /// The error for `help` followed by a name that is no command (`hybrid-run help nope`), which
+    /// ArgumentParser would answer with the root's help and exit 0; nil when every name is a
+    /// command (`help test`, `help package pack`).
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.first == "help" else { return nil }
+        var node: ParsableCommand.Type = HybridRunRoot.self
+        for word in arguments.dropFirst() where !word.hasPrefix("-") && word != "help" {
+            let children = node.configuration.subcommands
+            guard let child = children.first(where: { $0.configuration.commandName == word || $0.configuration.aliases.contains(word) }) else {
+                let path = commandPath(of: node)
+                let names = children.compactMap { $0.configuration.commandName }.joined(separator: ", ")
+                return "no help for \(JSONValue.quoted(word)): \(path) has no command \(word) (commands: \(names))"
+            }
+            node = child
+        }
+        return nil
     }
 
     /// The run command's help with the root's SUBCOMMANDS section appended.

@@ -35,6 +35,16 @@ struct SubcommandCommandLineTests {
         }
     }
 
+    /// ArgumentParser answers `help` with a name that is no command with the root's help and 0.
+    @Test(arguments: [(["help", "nope"], "no help for \"nope\": hybrid-run has no command nope (commands: run, test, kiosk, ctl, package)"),
+                      (["help", "package", "nope"], "no help for \"nope\": hybrid-run package has no command nope (commands: keygen, ")])
+    func helpForAnUnknownCommandIsAUsageError(arguments: [String], message: String) async throws {
+        let run = try await CommandLineRun.run(arguments)
+        #expect(run.status == 4, "stdout: \(run.stdout)")
+        #expect(run.stderr.contains("hybrid-run: error: \(message)"), "stderr: \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
     @Test func bashCompletionKnowsTheSubcommandsAndTheirOptions() async throws {
         let run = try await CommandLineRun.run(["--generate-completion-script", "bash"])
         #expect(run.status == 0)
