@@ -76,7 +76,7 @@ do {
         exit(0)
     }
     HybridRun.refuseAutomationSession(reason: HybridRunRoot.message(for: error))
-    for line in UsageMessage.errorLines(for: error, command: parsed.map { type(of: $0) }) { errors.write(line) }
+    for line in UsageMessage.errorLines(for: error, command: parsed.map { type(of: $0) }, arguments: arguments) { errors.write(line) }
     exit(ExitStatus.usage.rawValue)
 }
 

@@ -103,6 +103,9 @@ struct SubcommandCommandLineTests {
         (["test", "--workers", "2", "--grep", "a", "--grep-invert", "b"], "give --grep or --grep-invert, not both", "see hybrid-run test --help"),
         (["kiosk"], "give the app with --url", "see hybrid-run kiosk --help"),
         (["pages/demo/index.html", "--url", "pages/demo/index.html"], "give the page once", "see hybrid-run --help"),
+        // ArgumentParser would report the missing <dir> first.
+        (["package", "pack", "--bogus"], "Unknown option '--bogus'", "see hybrid-run package pack --help"),
+        (["package", "pack"], "Missing expected argument '<dir>'", "see hybrid-run package pack --help"),
     ] as [([String], String, String)])
     func usageErrorsNameTheOptionAndTheRightHelp(arguments: [String], message: String, hint: String) async throws {
         let run = try await CommandLineRun.run(arguments)
