@@ -43,7 +43,8 @@ test: deps build vendor bridge-js structure readme-options readme-examples
 	exit $$status
 
 # Selenium → WebKitWebDriver → hybrid-run --automation (debug build), fixture pages over loopback.
-WEBDRIVER_TEST := /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/webdriver -p 'test_*.py' -v
+# Like each Swift pass (Tests/swift-test.sh), it cannot outlive a time limit (about 1 minute quiet).
+WEBDRIVER_TEST := timeout --kill-after=20 600 /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/webdriver -p 'test_*.py' -v
 
 webdriver-test: deps build
 	$(XVFB) $(WEBDRIVER_TEST)

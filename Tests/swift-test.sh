@@ -3,14 +3,66 @@
 # serially: on a loaded 2-core CI machine a real-WebKit test can miss a deadline. A test that passes
 # only on the rerun is reported as FLAKY (and the pass stands); one that fails again fails the run.
 # Either way the failures are repeated at the end, where a CI log's tail shows them.
+#
+# No pass can outlive its time limit (SWIFT_TEST_LIMIT seconds, default 900; a whole quiet pass
+# takes about 2 minutes): at the limit the pass and every process it started (WebKit's included)
+# are killed, the tests that had started and not ended are named, and the run fails. A crash names
+# them too, after the crashed thread's backtrace, and the tests that did not pass run once more.
 set -uo pipefail
+limit=${SWIFT_TEST_LIMIT:-900}
+# Why only the crashed thread: a crash in a process hosting dozens of web views made Swift's
+# backtracer list ~150 WebKit threads, and that CI run was still printing them when its 90 minutes
+# ran out. The crashed thread says where; the unfinished tests below say which test.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,interactive=no,threads=crashed,registers=none,images=none}
 log=$(mktemp)
 trap 'rm -f "$log" "$log.rerun"' EXIT
-swift test --skip-build "$@" 2>&1 | tee "$log"
+
+# `timeout` runs the pass in its own process group and signals the whole group at the limit.
+limited() { timeout --kill-after=20 "$limit" swift test --skip-build "$@"; }
+
+# The tests of a log that started and neither passed, failed nor were skipped.
+unfinished() {
+    comm -23 <(grep -aoE '◇ Test [A-Za-z0-9_]+\(' "$1" | sort -u) \
+             <(grep -aoE '(✔|✘|➜) Test [A-Za-z0-9_]+\(' "$1" | sed -E 's/^(✔|✘|➜)/◇/' | sort -u) |
+        sed -E 's/^◇ Test //; s/\($//' | paste -sd' '
+}
+
+# Says why a pass ended without a verdict (time limit or crash) and which tests it was in.
+ended_early() { # status log
+    case "$1" in
+        124|137) echo "==== swift test did not end within ${limit} s (SWIFT_TEST_LIMIT); killed. ====" ;;
+        *) echo "==== swift test ended with status $1 before reporting a verdict (a crash?) ====" ;;
+    esac
+    echo "==== tests that started and did not end: $(unfinished "$2") ===="
+}
+
+limited "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] && exit 0
 
-failures() { grep -aE '✘|recorded an issue|Expectation failed|Caught error|fatal error|Fatal error' "$1" | head -80; }
+failures() { grep -aE '✘|recorded an issue|Expectation failed|Caught error|fatal error|Fatal error|💣|Crash|crashed' "$1" | head -80; }
+if ! grep -aqE 'Test run with [0-9]+ tests?' "$log"; then
+    ended_early "$status" "$log"
+    failures "$log"
+    case "$status" in 124|137) exit 1 ;; esac
+    # A crash ends the whole pass, so most of its tests never ran. They run once more (the ones
+    # that passed are skipped); the crash fails the run only if it happens again, and is named
+    # at the end either way, like a flaky test.
+    passed=$(grep -aoE '✔ Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/^✔ Test //; s/\($//' | sort -u | paste -sd'|')
+    echo "==== running the tests that did not pass once more ===="
+    limited "$@" ${passed:+--skip "/($passed)\\("} 2>&1 | tee "$log.rerun"
+    rerun=${PIPESTATUS[0]}
+    echo "==== the first pass crashed in: $(unfinished "$log") ===="
+    failures "$log"
+    if [ "$rerun" = 0 ]; then
+        echo "==== CRASHED ONCE (the rest passed on the second pass): $(unfinished "$log") ===="
+        exit 0
+    fi
+    grep -aqE 'Test run with [0-9]+ tests?' "$log.rerun" || ended_early "$rerun" "$log.rerun"
+    echo "==== the second pass failed too: ===="
+    failures "$log.rerun"
+    exit 1
+fi
 names=$(grep -aoE '✘ Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/^✘ Test //; s/\($//' | sort -u)
 if [ -z "$names" ]; then
     echo "==== swift test failed (exit $status) without a failing test to rerun; the failures: ===="
@@ -19,7 +71,7 @@ if [ -z "$names" ]; then
 fi
 filter=$(echo "$names" | sed -E 's|.*|/&\\(|' | paste -sd'|')
 echo "==== rerunning the failed tests once, serially: $(echo $names) ===="
-swift test --skip-build --no-parallel --filter "$filter" 2>&1 | tee "$log.rerun"
+limited --no-parallel --filter "$filter" 2>&1 | tee "$log.rerun"
 rerun=${PIPESTATUS[0]}
 echo "==== the first run's failures: ===="
 failures "$log"
@@ -27,6 +79,7 @@ if [ "$rerun" = 0 ]; then
     echo "==== FLAKY (failed, then passed on the rerun): $(echo $names) ===="
     exit 0
 fi
+grep -aqE 'Test run with [0-9]+ tests?' "$log.rerun" || ended_early "$rerun" "$log.rerun"
 echo "==== failed again on the rerun: ===="
 failures "$log.rerun"
 exit 1
