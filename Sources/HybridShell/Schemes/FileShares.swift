@@ -7,6 +7,8 @@ import Logging
 /// expires, is revoked, or the bridge session it was made in ends (``endSession(_:)``).
 ///
 /// Register ``registration`` on the ``WebContext`` and keep the registry where handlers reach it.
+/// `<video>`/`<audio>` cannot play `hybrid-file://` on WebKitGTK 2.50: an audio or video file share
+/// also gets a loopback `http://127.0.0.1` URL with the same token and validity (``mediaURL(for:)``).
 public final class FileShares: URLSchemeHandler, @unchecked Sendable {
     public static let scheme = "hybrid-file"
 
