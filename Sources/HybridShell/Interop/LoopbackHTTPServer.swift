@@ -33,6 +33,9 @@ final class LoopbackHTTPServer {
         self.handler = handler
     }
 
+    // A server dropped while listening would keep its socket and leave requests unanswered.
+    isolated deinit { stop() }
+
     /// Binds 127.0.0.1:0 and returns the port the system chose.
     func start() throws(ShellError) -> Int {
         if let port { return port }
@@ -169,7 +172,10 @@ private let loopbackRequestCallback: SoupServerCallback = { _, message, _, _, da
     guard let data, let message else { return }
     let box = Unmanaged<LoopbackServerBox>.fromOpaque(data).takeUnretainedValue()
     nonisolated(unsafe) let pointer = message
-    EngineActor.assumeIsolated { box.server?.handle(pointer) }
+    EngineActor.assumeIsolated {
+        guard let server = box.server else { return soup_server_message_set_status(pointer, 503, nil) }
+        server.handle(pointer)
+    }
 }
 
 private let releaseLoopbackServerBox: GDestroyNotify = { data in

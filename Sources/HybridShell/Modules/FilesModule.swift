@@ -37,7 +37,7 @@ public enum FilesModule {
                                                    "size": .number(Double(size))]
                 // Audio and video also get a loopback http URL that <video>/<audio> can play.
                 do {
-                    if let mediaURL = try await shares.mediaURL(for: url) { result["mediaURL"] = .string(mediaURL) }
+                    if let mediaURL = try shares.mediaURL(for: url) { result["mediaURL"] = .string(mediaURL) }
                 } catch {
                     throw BridgeError(.handlerError, "the chosen media file cannot be served to this page: \(error)", details: ["reason": "share"])
                 }

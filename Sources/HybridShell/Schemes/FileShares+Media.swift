@@ -27,6 +27,7 @@ extension FileShares {
         }
         guard let share = found else { return nil }
         let port = try media.start(for: self)
+        media.rearmExpiry(for: self)
         let name = share.name == "." || share.name == ".." ? "file" : share.name
         let encodedName = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;%\\"))) ?? "file"
         return "http://127.0.0.1:\(port)/\(token)/\(encodedName.isEmpty ? "file" : encodedName)"
@@ -43,6 +44,11 @@ extension FileShares {
     var hasMediaShares: Bool {
         let instant = now()
         return lock.withLock { shares.values.contains { $0.servesMedia && $0.expires > instant } }
+    }
+
+    /// When the first share with a media URL expires; nil when there is none.
+    var earliestMediaExpiry: ContinuousClock.Instant? {
+        lock.withLock { shares.values.filter(\.servesMedia).map(\.expires).min() }
     }
 
     /// Deferred to a job of its own: a share can end inside the listener's own request callback

@@ -6,6 +6,7 @@ import Foundation
 /// the ``EngineActor`` only: the server's sockets are sources of the GLib main context.
 public final class MediaShareListener: @unchecked Sendable {
     private var server: LoopbackHTTPServer?
+    private var expiryTimer: LoopTimer?
 
     private let lock = NSLock()
     private var pendingCheck: Task<Void, Never>?
@@ -50,6 +51,24 @@ public final class MediaShareListener: @unchecked Sendable {
         guard let server, !shares.hasMediaShares else { return }
         server.stop()
         self.server = nil
+        expiryTimer?.cancel()
+        expiryTimer = nil
         shares.logger.info("media share: no media share left; loopback listener stopped")
+    }
+
+    /// Wakes at the earliest expiry of a media share, so the listener also stops when the last
+    /// one expires unused (nothing else would notice: expiry is otherwise checked on use).
+    @EngineActor
+    func rearmExpiry(for shares: FileShares) {
+        expiryTimer?.cancel()
+        expiryTimer = nil
+        guard server != nil, let earliest = shares.earliestMediaExpiry else { return }
+        let wait = max(earliest - shares.now(), .milliseconds(10))
+        expiryTimer = LoopTimer(after: wait) { [weak self, weak shares] in
+            guard let self, let shares else { return }
+            _ = shares.count  // ends the expired shares (a download's file is deleted then)
+            self.stopIfUnused(by: shares)
+            self.rearmExpiry(for: shares)
+        }
     }
 }

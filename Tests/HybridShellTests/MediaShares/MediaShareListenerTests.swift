@@ -154,6 +154,17 @@ struct MediaShareListenerTests {
         await #expect(throws: RawHTTP.Failure.self) { _ = try await get(media) }
     }
 
+    @Test func theListenerStopsWhenItsLastMediaShareExpiresUnused() async throws {
+        let realClock = FileShares(logger: log.logger())
+        let url = try realClock.share(file: clip, origin: "app://", lifetime: .milliseconds(300))
+        let media = try #require(try realClock.mediaURL(for: url))
+        #expect(realClock.media.port != nil)
+        #expect(await log.wait(for: "loopback listener stopped"), "\(log.lines)")
+        #expect(realClock.media.port == nil)
+        #expect(realClock.count == 0, "the expired share was ended")
+        await #expect(throws: RawHTTP.Failure.self) { _ = try await get(media) }
+    }
+
     @Test func aClientThatHangsUpMidBodyIsLoggedAndReleased() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("media-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -35,7 +35,9 @@ enum RawHTTP {
     }
 
     private static func exchange(port: Int, head: String, stopAfter: Int?) throws -> Data {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // CLOEXEC: a web process spawned meanwhile by another test must not inherit the socket
+        // (it would keep the connection open after this client hangs up).
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
         defer { close(socket) }
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
