@@ -24,9 +24,13 @@ final class LoopbackBodyStream {
     private var written = false
     private var sent: UInt64 = 0
 
-    init(message: OpaquePointer, chunks: AsyncThrowingStream<Data, any Error>, length: UInt64?, description: String,
+    /// The request's path, raw: the server ends the streams of a share that has ended by it.
+    let path: String
+
+    init(message: OpaquePointer, chunks: AsyncThrowingStream<Data, any Error>, length: UInt64?, path: String, description: String,
          server: LoopbackHTTPServer) {
         self.message = message
+        self.path = path
         self.source = ChunkSource(chunks)
         self.length = length
         self.description = description
@@ -75,6 +79,14 @@ final class LoopbackBodyStream {
             soup_message_body_complete(body)
         }
         soup_server_message_unpause(message)
+    }
+
+    /// Cuts the connection mid-body (its share ended): libsoup's pending write fails and it
+    /// finishes the message; the client sees a truncated body.
+    func abort(reason: String) {
+        guard !ended else { return }
+        if let socket = soup_server_message_get_socket(message) { g_socket_shutdown(socket, 1, 1, nil) }
+        end(reason: reason)
     }
 
     /// Stops reading and lets go of the message; `reason` (nil after a complete body) is logged.

@@ -84,6 +84,11 @@ final class LoopbackHTTPServer {
         port = nil
     }
 
+    /// Cuts the bodies being written for paths `ended` says no longer valid.
+    func abortStreams(where ended: (String) -> Bool) {
+        for stream in Array(streams.values) where ended(stream.path) { stream.abort(reason: "its share ended") }
+    }
+
     fileprivate func handle(_ message: OpaquePointer) {
         guard let port else { return }
         answered.insert(UInt(bitPattern: UnsafeRawPointer(message)))
@@ -154,7 +159,7 @@ final class LoopbackHTTPServer {
         }
         // Chunks are not kept once written: memory stays at about one chunk per response.
         soup_message_body_set_accumulate(soup_server_message_get_response_body(message), 0)
-        let stream = LoopbackBodyStream(message: message, chunks: chunks, length: length,
+        let stream = LoopbackBodyStream(message: message, chunks: chunks, length: length, path: request.path,
                                         description: "\(request.method) \(FileShares.redactedPath(request.path))",
                                         server: self)
         streams[ObjectIdentifier(stream)] = stream

@@ -46,6 +46,12 @@ extension FileShares {
         return lock.withLock { shares.values.contains { $0.servesMedia && $0.expires > instant } }
     }
 
+    /// Whether `token` names a share with a media URL that has not ended or expired.
+    func isValidMediaToken(_ token: String) -> Bool {
+        let instant = now()
+        return lock.withLock { shares[token].map { $0.servesMedia && $0.expires > instant } ?? false }
+    }
+
     /// When the first share with a media URL expires; nil when there is none.
     var earliestMediaExpiry: ContinuousClock.Instant? {
         lock.withLock { shares.values.filter(\.servesMedia).map(\.expires).min() }

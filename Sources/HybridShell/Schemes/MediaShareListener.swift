@@ -45,9 +45,11 @@ public final class MediaShareListener: @unchecked Sendable {
         return port
     }
 
-    /// Stops the listener when no share of `shares` needs it any more.
+    /// Cuts the bodies still being sent for shares that have ended, and stops the listener when
+    /// no share of `shares` needs it any more.
     @EngineActor
     func stopIfUnused(by shares: FileShares) {
+        server?.abortStreams { path in !shares.isValidMediaToken(String(path.dropFirst().prefix(32)).lowercased()) }
         guard let server, !shares.hasMediaShares else { return }
         server.stop()
         self.server = nil

@@ -165,6 +165,27 @@ struct MediaShareListenerTests {
         await #expect(throws: RawHTTP.Failure.self) { _ = try await get(media) }
     }
 
+    @Test func revokingAShareCutsItsBodyBeingSentToAStalledClient() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = directory.appendingPathComponent("big.mp4").path
+        try Data(repeating: 7, count: 32 << 20).write(to: URL(fileURLWithPath: big))
+        let url = try shares.share(file: big, origin: "app://")
+        let media = try #require(try shares.mediaURL(for: url))
+        _ = try #require(try shares.mediaURL(for: try shares.share(file: clip, origin: "app://")))  // keeps the listener up
+        let (port, path) = try target(media)
+        let client = RawHTTP.Stalled(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)", first: 100_000)
+        try await client.stopped()
+        shares.revoke(url)
+        #expect(await log.wait(for: "its share ended"), "\(log.lines)")
+        let total = try await client.resume()
+        #expect(total < 32 << 20, "the body was cut: \(total) bytes arrived")
+        #expect(shares.media.activeStreams == 0)
+        #expect(shares.media.port == port, "the listener stays for the other share")
+        shares.revokeAll()
+    }
+
     @Test func aClientThatHangsUpMidBodyIsLoggedAndReleased() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("media-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -28,13 +28,52 @@ enum RawHTTP {
         try await onThread { try exchange(port: port, head: head, stopAfter: bytes).count }
     }
 
+    /// A client that reads `first` bytes, then stops reading until ``resume()``, then reads to the
+    /// end: a stalled reader whose server-side body is cut meanwhile.
+    final class Stalled: @unchecked Sendable {
+        private let go = DispatchSemaphore(value: 0)
+        private let paused: Task<Void, any Error>
+        private let done: Task<Int, any Error>
+
+        init(port: Int, _ head: String, first: Int) {
+            let go = go
+            let (pausedStream, pausedSignal) = AsyncThrowingStream<Void, any Error>.makeStream()
+            let total = Task { () async throws -> Int in
+                try await RawHTTP.onThread {
+                    do {
+                        return try exchange(port: port, head: head, stopAfter: nil, pauseAfter: first) {
+                            pausedSignal.finish()
+                            go.wait()
+                        }.count
+                    } catch {
+                        pausedSignal.finish(throwing: error)
+                        throw error
+                    }
+                }
+            }
+            done = total
+            paused = Task { for try await _ in pausedStream {} }
+        }
+
+        /// Returns once `first` bytes have been read and the client has stopped reading.
+        func stopped() async throws { try await paused.value }
+
+        /// Reads on to the end; returns how many bytes (head and body) arrived in all.
+        func resume() async throws -> Int {
+            go.signal()
+            return try await done.value
+        }
+    }
+
     private static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
 
-    private static func exchange(port: Int, head: String, stopAfter: Int?) throws -> Data {
+    private static func exchange(port: Int, head: String, stopAfter: Int?, pauseAfter: Int? = nil,
+                                 pause: () -> Void = {}) throws -> Data {
+        var pauseAfter = pauseAfter
         // CLOEXEC: a web process spawned meanwhile by another test must not inherit the socket
         // (it would keep the connection open after this client hangs up).
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
@@ -60,6 +99,10 @@ enum RawHTTP {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             if let stopAfter, received.count >= stopAfter { return received }
+            if let limit = pauseAfter, received.count >= limit {
+                pauseAfter = nil
+                pause()
+            }
             let count = recv(socket, &buffer, buffer.count, 0)
             if count == 0 { return received }
             guard count > 0 else { throw Failure(description: "recv after \(received.count) bytes: errno \(errno)") }
