@@ -85,7 +85,17 @@ struct VideoMediaURLTests {
     /// An 8 s, 640×480 VP8 clip of noise (~8 MB), made once per run with GStreamer (the fixture
     /// clip is 6 KB: WebKit reads it whole in one request, so a seek never asks for a range).
     static func bigClip() async throws -> String {
-        if let made = madeClip { return made }
+        // One encoding per run, shared by the tests that run in parallel (two encoders writing one
+        // file made a clip WebKit could not demultiplex).
+        if let making = makingClip { return try await making.value }
+        let making = Task { try await encodeBigClip() }
+        makingClip = making
+        return try await making.value
+    }
+
+    private static var makingClip: Task<String, any Error>?
+
+    private static func encodeBigClip() async throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-media-\(getpid())-big.webm").path
         // Encoded on a thread of its own: the GLib loop (this actor's executor) must keep running.
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
@@ -105,11 +115,8 @@ struct VideoMediaURLTests {
             }.start()
         }
         guard status == 0 else { throw RawHTTP.Failure(description: "gst-launch-1.0 exited \(status)") }
-        madeClip = path
         return path
     }
-
-    private static var madeClip: String?
 
     /// The listener's debug lines for requests of `mediaURL` that asked for a range past byte 0.
     private func rangesPastZero(_ setup: Setup, _ mediaURL: String) -> [String] {
