@@ -23,6 +23,15 @@ enum RawHTTP {
         return try parse(raw)
     }
 
+    /// Sends `head` and reads the response to its end without keeping it; returns its size.
+    static func drain(port: Int, _ head: String) async throws -> Int {
+        try await onThread {
+            var total = 0
+            _ = try exchange(port: port, head: head, stopAfter: nil, keep: false, counted: { total += $0 })
+            return total
+        }
+    }
+
     /// Sends `head`, reads about `bytes` bytes of the response, then closes the connection.
     static func hangUp(port: Int, _ head: String, after bytes: Int) async throws -> Int {
         try await onThread { try exchange(port: port, head: head, stopAfter: bytes).count }
@@ -72,7 +81,7 @@ enum RawHTTP {
     }
 
     private static func exchange(port: Int, head: String, stopAfter: Int?, pauseAfter: Int? = nil,
-                                 pause: () -> Void = {}) throws -> Data {
+                                 pause: () -> Void = {}, keep: Bool = true, counted: (Int) -> Void = { _ in }) throws -> Data {
         var pauseAfter = pauseAfter
         // CLOEXEC: a web process spawned meanwhile by another test must not inherit the socket
         // (it would keep the connection open after this client hangs up).
@@ -106,7 +115,8 @@ enum RawHTTP {
             let count = recv(socket, &buffer, buffer.count, 0)
             if count == 0 { return received }
             guard count > 0 else { throw Failure(description: "recv after \(received.count) bytes: errno \(errno)") }
-            received.append(contentsOf: buffer[0..<count])
+            counted(count)
+            if keep { received.append(contentsOf: buffer[0..<count]) }
         }
     }
 
