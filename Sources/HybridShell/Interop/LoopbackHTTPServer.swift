@@ -26,7 +26,7 @@ final class LoopbackHTTPServer {
     /// without our handler having seen it was refused by libsoup's own parser (a malformed
     /// request line, `%00` or `..%2f` in the path: 400) and is logged then.
     private var answered: Set<UInt> = []
-    private var finishedConnection: SignalConnection?
+    private var connections: [SignalConnection] = []
 
     init(logger: Logger, handler: @escaping Handler) {
         self.logger = logger
@@ -64,8 +64,14 @@ final class LoopbackHTTPServer {
         }
         server = made
         port = chosen
-        finishedConnection = connectSignal(gpointer(made), "request-finished", unsafeBitCast(pointerSignalTrampoline, to: GCallback.self),
-                                           { [weak self] message in self?.finished(message) } as PointerSignal)
+        let trampoline = unsafeBitCast(pointerSignalTrampoline, to: GCallback.self)
+        connections = [
+            connectSignal(gpointer(made), "request-finished", trampoline, { [weak self] message in self?.finished(message) } as PointerSignal),
+            // A connection lost mid-message: nothing to log here (the body stream logs its own end).
+            connectSignal(gpointer(made), "request-aborted", trampoline, { [weak self] message in
+                _ = message.map { self?.answered.remove(UInt(bitPattern: $0)) }
+            } as PointerSignal),
+        ]
         return chosen
     }
 
@@ -73,8 +79,8 @@ final class LoopbackHTTPServer {
     func stop() {
         for stream in Array(streams.values) { stream.end(reason: "the listener stopped") }
         streams.removeAll()
-        finishedConnection?.disconnect()
-        finishedConnection = nil
+        for connection in connections { connection.disconnect() }
+        connections = []
         answered.removeAll()
         if let server {
             soup_server_disconnect(server)

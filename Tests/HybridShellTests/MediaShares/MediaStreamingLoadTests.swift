@@ -4,7 +4,12 @@ import Testing
 
 /// Streaming a large media share: the body is read off the main loop and never held whole, so
 /// the GLib loop keeps running (a 2 ms heartbeat) and memory stays flat while 100 MB go out.
-@Suite("Media shares: a 100 MB body keeps the loop responsive and memory flat")
+///
+/// A measurement of the whole process, so it runs only when asked (other suites' web views share
+/// the loop and the heap): `HYBRID_MEDIA_FIGURES=1 swift test --filter MediaStreamingLoadTests`
+/// (its figures are then recorded as an issue, so that run fails by design; see docs/media-shares.md).
+@Suite("Media shares: a 100 MB body keeps the loop responsive and memory flat",
+       .enabled(if: ProcessInfo.processInfo.environment["HYBRID_MEDIA_FIGURES"] != nil))
 @EngineActor
 struct MediaStreamingLoadTests {
     /// Fires every 2 ms and keeps the longest gap between two firings.
@@ -62,12 +67,11 @@ struct MediaStreamingLoadTests {
         heartbeat.stop()
         let growth = Self.residentBytes() - before
         #expect(total > size, "head and the whole body arrived: \(total)")
-        // Generous bounds for a loaded 2-core CI machine; the figures are in the failure text.
+        // Generous bounds for a loaded 2-core machine.
         let figures = "100 MB in \(elapsed), longest loop gap \(heartbeat.longestGap), RSS growth \(growth >> 20) MB"
         #expect(heartbeat.longestGap < .milliseconds(250), "\(figures)")
         #expect(growth < 40 << 20, "\(figures)")
-        // HYBRID_MEDIA_FIGURES=1 shows the figures (as a recorded issue, so this run fails).
-        if ProcessInfo.processInfo.environment["HYBRID_MEDIA_FIGURES"] != nil { Issue.record("figures: \(figures)") }
+        Issue.record("figures: \(figures)")
         shares.revokeAll()
     }
 }
