@@ -14,6 +14,11 @@ if let first = arguments.first, first != "run", HybridRunRoot.commandNames.conta
     errors.write("hybrid-run: error: --automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
     exit(ExitStatus.usage.rawValue)
 }
+if let problem = UsageMessage.unknownHelpTopic(arguments) {
+    errors.write("hybrid-run: error: \(problem)")
+    errors.write("Usage: hybrid-run help [<command> ...] — see hybrid-run --help")
+    exit(ExitStatus.usage.rawValue)
+}
 if UsageMessage.asksForRootHelp(arguments) {
     OutputLines.standardOutput.write(UsageMessage.rootHelp())
     exit(0)
@@ -71,7 +76,7 @@ do {
         exit(0)
     }
     HybridRun.refuseAutomationSession(reason: HybridRunRoot.message(for: error))
-    for line in UsageMessage.errorLines(for: error, command: parsed.map { type(of: $0) }) { errors.write(line) }
+    for line in UsageMessage.errorLines(for: error, command: parsed.map { type(of: $0) }, arguments: arguments) { errors.write(line) }
     exit(ExitStatus.usage.rawValue)
 }
 

@@ -19,6 +19,8 @@ final class ViewPool {
     private var warming: [Entry] = []
     private var tokens: [ObjectIdentifier: ObservationToken] = [:]
     private var readyWaiters: [CheckedContinuation<Void, Never>] = []
+    /// ``takeWarmViewWaiting()``'s waits, which also end when a warming view fails.
+    private var changeWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Returns once a warm view is ready (at once if one is).
     func waitForReadyView() async {
@@ -29,6 +31,27 @@ final class ViewPool {
     init(size: Int, make: @escaping () throws(ShellError) -> Entry) {
         self.size = size
         self.make = make
+    }
+
+    /// A warm view, waiting (up to `limit`) for one still warming; nil when none is ready or
+    /// warming, or warming failed or took too long: the caller makes a cold one. Taking a cold
+    /// view while one warms would start a second web process and leave the warm one idle (page
+    /// tests did: 4 web processes for 2 workers).
+    func takeWarmViewWaiting(within limit: Duration = .seconds(10)) async -> Entry? {
+        let deadline = ContinuousClock.now + limit
+        let timer = LoopTimer(after: limit) { [weak self] in self?.changed() }
+        defer { timer.cancel() }
+        while ready.isEmpty, !warming.isEmpty, ContinuousClock.now < deadline {
+            await withCheckedContinuation { changeWaiters.append($0) }
+        }
+        return takeWarmView()
+    }
+
+    /// A view became ready or failed to.
+    private func changed() {
+        let waiters = changeWaiters
+        changeWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// A warm view when one is ready, else nil (the caller makes a cold one).
@@ -57,12 +80,14 @@ final class ViewPool {
                         let waiters = self.readyWaiters
                         self.readyWaiters.removeAll()
                         for waiter in waiters { waiter.resume() }
+                        self.changed()
                     }
                 case .webProcessTerminated, .loadFailed:
                     self.tokens[id] = nil
                     let wasReady = self.ready.contains { $0.view === entry.view }
                     self.warming.removeAll { $0.view === entry.view }
                     self.ready.removeAll { $0.view === entry.view }
+                    self.changed()
                     // Not from inside the view's own signal: WebKit crashes when a view is
                     // destroyed while it emits web-process-terminated.
                     Task { @EngineActor in
@@ -83,6 +108,7 @@ final class ViewPool {
         let entries = ready + warming
         ready.removeAll()
         warming.removeAll()
+        changed()
         for entry in entries { entry.view.close() }
     }
 }

@@ -37,7 +37,7 @@ final class PageTestWorker {
 
     let index: Int
     let settings: Settings
-    private let takeView: () throws(ShellError) -> ViewPool.Entry
+    private let takeView: () async throws(ShellError) -> ViewPool.Entry
     private var entry: ViewPool.Entry?
     private var tokens: [ObservationToken] = []
     private var current: Run?
@@ -45,7 +45,7 @@ final class PageTestWorker {
     private var cancelled = false
     private var timer: LoopTimer?
 
-    init(index: Int, settings: Settings, takeView: @escaping () throws(ShellError) -> ViewPool.Entry) {
+    init(index: Int, settings: Settings, takeView: @escaping () async throws(ShellError) -> ViewPool.Entry) {
         self.index = index
         self.settings = settings
         self.takeView = takeView
@@ -82,7 +82,7 @@ final class PageTestWorker {
         run.notes = notes
         let entry: ViewPool.Entry
         do {
-            entry = try currentEntry()
+            entry = try await currentEntry()
         } catch {
             _ = run.monitor.handle(.crashed("no web view for the page: \(error)"), at: .now)
             return run
@@ -134,9 +134,9 @@ final class PageTestWorker {
         entry = nil
     }
 
-    private func currentEntry() throws(ShellError) -> ViewPool.Entry {
+    private func currentEntry() async throws(ShellError) -> ViewPool.Entry {
         if let entry, !entry.view.isClosed { return entry }
-        let fresh = try takeView()
+        let fresh = try await takeView()
         entry = fresh
         blankHistory = nil
         tokens = [

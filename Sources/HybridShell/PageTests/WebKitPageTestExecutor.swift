@@ -103,8 +103,8 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
                                                                   requestedFramework: settings.adapter.framework == .auto ? nil : settings.adapter.framework.rawValue,
                                                                   runnerName: settings.runnerName,
                                                                   hideWhileBlank: settings.isolation == .perPage && settings.window.isOffscreen)) {
-            [unowned self] () throws(ShellError) -> ViewPool.Entry in
-            try self.takeView(worker: index)
+            [unowned self] () async throws(ShellError) -> ViewPool.Entry in
+            try await self.takeView(worker: index)
         }
         if settings.isolation == .perPage {
             worker.resetState = { [unowned self] keepMemoryCache in
@@ -117,34 +117,36 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
 
     /// A worker's own context and its view warming up front (isolated mode), made on first use.
     /// Nil when the context cannot be made; the worker then reports that its page got no view.
+    /// The first worker takes the run's context (made the same way, and otherwise unused when
+    /// isolated): a context of its own would only start one more network process.
     private func isolated(_ index: Int) -> (context: WebContext, spare: ViewPool)? {
         if let state = isolated[index] { return state }
         var configuration = settings.context
         configuration.headless = !settings.window.isVisible
         configuration.schemes += shareSchemes
-        guard let context = try? WebContext(configuration: configuration) else { return nil }
+        guard let context = index == 0 ? self.context : try? WebContext(configuration: configuration) else { return nil }
         let spare = ViewPool(size: 1) { [unowned self] () throws(ShellError) in try self.makeView(in: context) }
         isolated[index] = (context, spare)
         return (context, spare)
     }
 
-    /// A warm view if one is ready, else a cold one. The pool is not refilled: a worker keeps its
-    /// view for every page, so a spare would only idle; the rare replacement (after a crash or a
-    /// hang) starts cold.
-    private func takeView(worker index: Int) throws(ShellError) -> ViewPool.Entry {
-        let entry = try takeAnyView(worker: index)
+    /// The warm view (waiting for it if it is still warming), else a cold one. The pool is not
+    /// refilled: a worker keeps its view for every page, so a spare would only idle; the rare
+    /// replacement (after a crash or a hang) starts cold.
+    private func takeView(worker index: Int) async throws(ShellError) -> ViewPool.Entry {
+        let entry = try await takeAnyView(worker: index)
         modules?.attach(entry, worker: index)
         return entry
     }
 
-    private func takeAnyView(worker index: Int) throws(ShellError) -> ViewPool.Entry {
+    private func takeAnyView(worker index: Int) async throws(ShellError) -> ViewPool.Entry {
         switch settings.isolation {
         case .shared:
-            if let warm = pool.takeWarmView() { return warm }
+            if let warm = await pool.takeWarmViewWaiting() { return warm }
             return try makeView(in: context)
         case .perPage:
             guard let state = isolated(index) else { throw .invalidArgument("cannot create a web context for worker \(index + 1)") }
-            if let warm = state.spare.takeWarmView() { return warm }
+            if let warm = await state.spare.takeWarmViewWaiting() { return warm }
             return try makeView(in: state.context)
         }
     }

@@ -35,6 +35,16 @@ struct SubcommandCommandLineTests {
         }
     }
 
+    /// ArgumentParser answers `help` with a name that is no command with the root's help and 0.
+    @Test(arguments: [(["help", "nope"], "no help for \"nope\": hybrid-run has no command nope (commands: run, test, kiosk, ctl, package)"),
+                      (["help", "package", "nope"], "no help for \"nope\": hybrid-run package has no command nope (commands: keygen, ")])
+    func helpForAnUnknownCommandIsAUsageError(arguments: [String], message: String) async throws {
+        let run = try await CommandLineRun.run(arguments)
+        #expect(run.status == 4, "stdout: \(run.stdout)")
+        #expect(run.stderr.contains("hybrid-run: error: \(message)"), "stderr: \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
     @Test func bashCompletionKnowsTheSubcommandsAndTheirOptions() async throws {
         let run = try await CommandLineRun.run(["--generate-completion-script", "bash"])
         #expect(run.status == 0)
@@ -93,6 +103,9 @@ struct SubcommandCommandLineTests {
         (["test", "--workers", "2", "--grep", "a", "--grep-invert", "b"], "give --grep or --grep-invert, not both", "see hybrid-run test --help"),
         (["kiosk"], "give the app with --url", "see hybrid-run kiosk --help"),
         (["pages/demo/index.html", "--url", "pages/demo/index.html"], "give the page once", "see hybrid-run --help"),
+        // ArgumentParser would report the missing <dir> first.
+        (["package", "pack", "--bogus"], "Unknown option '--bogus'", "see hybrid-run package pack --help"),
+        (["package", "pack"], "Missing expected argument '<dir>'", "see hybrid-run package pack --help"),
     ] as [([String], String, String)])
     func usageErrorsNameTheOptionAndTheRightHelp(arguments: [String], message: String, hint: String) async throws {
         let run = try await CommandLineRun.run(arguments)

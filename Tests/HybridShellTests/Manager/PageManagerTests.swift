@@ -8,7 +8,10 @@ import Testing
 @EngineActor
 final class LifecycleLog {
     var swift: [String] = []
-    var page: [String] = []
+    /// What the page reported through the `seen` handler, appended as the call runs (a later
+    /// task would let a test read the log before the page's last reports land: flaky on a loaded machine).
+    let pageEntries = Mutex<[String]>([])
+    var page: [String] { pageEntries.withLock { $0 } }
     let pageSaw = Handoff<Bool>()
 
     func attach(_ page: Page, label: String) {
@@ -54,7 +57,7 @@ struct PageManagerTests {
         let manager = try PageManager(configuration: configuration)
         let log = LifecycleLog()
         manager.handlers.register("seen") { (entry: String) -> Bool in
-            Task { @EngineActor in log.page.append(entry) }
+            log.pageEntries.withLock { $0.append(entry) }
             return true
         }
         return (manager, log)
