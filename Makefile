@@ -18,6 +18,9 @@ APT_PACKAGES += webkit2gtk-driver python3-selenium
 # <video> tests (Tests/HybridShellTests/Schemes/VideoSeekTests.swift): matroskademux and vp8dec for the
 # WebM fixture (libwebkit2gtk-4.1-0 depends on both already; named so the tests' need is on record).
 APT_PACKAGES += gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+# Media shares (Tests/HybridShellTests/MediaShares/VideoMediaURLTests.swift): gst-launch-1.0 makes an
+# 8 MB clip at run time, big enough that a seek asks the loopback listener for a Range past 0.
+APT_PACKAGES += gstreamer1.0-tools
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 

@@ -57,7 +57,8 @@ let package = Package(
             name: "HybridShellTests",
             // The CLI target too: its commands, reporters and exit statuses are tested with
             // `@testable import hybrid_run`.
-            dependencies: ["HybridShell", "hybrid-run", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HybridShell", "hybrid-run", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")],
             exclude: ["README.md"]
         ),
     ],

@@ -222,7 +222,8 @@ declare namespace HybridShell {
     call(name: 'ui.showToast', data: { title: string; icon?: 'success' | 'error' | 'loading' | 'none'; duration?: number }, options?: CallOptions): Promise<null>;
     call(name: 'ui.showModal', data: ModalOptions, options?: CallOptions): Promise<{ confirm: boolean; cancel: boolean }>;
     call<T = any>(name: 'http.request', data: HttpRequest, options?: CallOptions): Promise<HttpResponse<T>>;
-    call(name: 'files.choose', data?: { title?: string }, options?: CallOptions): Promise<{ url: string; name: string; size: number }>;
+    /** `url`: hybrid-file:// for fetch/XHR/<img>; `mediaURL` (audio/video only): a loopback http://127.0.0.1 URL that <video>/<audio> play and seek. */
+    call(name: 'files.choose', data?: { title?: string }, options?: CallOptions): Promise<{ url: string; name: string; size: number; mediaURL?: string }>;
     call(name: 'files.save', data: { name: string; data: string; encoding?: 'utf8' | 'base64' }, options?: CallOptions): Promise<{ path: string; size: number }>;
     on(event: 'system.networkStatusChange', listener: (status: NetworkStatus) => void): void;
   }
@@ -278,7 +279,8 @@ declare namespace HybridShell {
     request: WxApi<{ url: string; method?: HttpRequest['method']; header?: Record<string, string>; data?: unknown; timeout?: number; dataType?: 'json' | 'text' },
       { data: any; statusCode: number; header: Record<string, string> }>;
     chooseImage: WxApi<{}, { tempFilePaths: string[]; tempFiles: Array<{ path: string; size: number }> }>;
-    chooseVideo: WxApi<{}, { tempFilePath: string; size: number }>;
+    /** `tempFilePath`: the playable loopback URL for <video src> (the hybrid-file:// `url` when none); `url`: the hybrid-file:// URL. */
+    chooseVideo: WxApi<{}, { tempFilePath: string; url: string; size: number }>;
     downloadFile: WxApi<{ url: string; header?: Record<string, string>; timeout?: number }, { tempFilePath: string; statusCode: number; header: Record<string, string> }>;
     setClipboardData: WxApi<{ data: string }>;
     getClipboardData: WxApi<{}, { data: string }>;

@@ -103,3 +103,14 @@ test('only the documented fields reach native, and a page\'s own wx functions ar
   assert.deepStrictEqual(plain(freshCalls), [['ui.showToast', { title: 'Saved', icon: 'none', duration: 10 }]]);
   assert.deepStrictEqual(calls, []);
 });
+
+test('chooseVideo hands <video> the loopback mediaURL when there is one, else the hybrid-file url', async () => {
+  const media = { url: 'hybrid-file://aa/clip.webm', mediaURL: 'http://127.0.0.1:4711/aa/clip.webm', name: 'clip.webm', size: 5 };
+  const { wx } = load({ 'files.choose': () => media });
+  assert.deepStrictEqual(plain(await wx.chooseVideo()),
+    { tempFilePath: media.mediaURL, url: media.url, size: 5, errMsg: 'chooseVideo:ok' });
+  const other = { url: 'hybrid-file://bb/notes.txt', name: 'notes.txt', size: 3 };
+  const { wx: wx2 } = load({ 'files.choose': () => other });
+  assert.deepStrictEqual(plain(await wx2.chooseVideo()),
+    { tempFilePath: other.url, url: other.url, size: 3, errMsg: 'chooseVideo:ok' });
+});

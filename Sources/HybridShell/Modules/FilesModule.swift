@@ -3,7 +3,9 @@ import Foundation
 /// The `files` module: `files.choose {title?}` → `{url, name, size}` or `CANCELLED` (a real GTK
 /// chooser with `--window`; headless, `module_settings.file_choice` answers, or it is cancelled);
 /// `url` is a `hybrid-file://` URL the calling document (its origin, its session) reads the file
-/// through — the page never learns the file's path —,
+/// through — the page never learns the file's path —; an audio or video file also gets
+/// `mediaURL`, a loopback `http://127.0.0.1:PORT/…` URL that `<video>`/`<audio>` play and seek
+/// (``FileShares/mediaURL(for:)``), valid exactly as long as `url`;
 /// and `files.save {name, data, encoding?: utf8|base64}` → `{path, size}`: bytes the page gives,
 /// written atomically (temporary file, then rename) into `<data-dir>/files`, or a per-run
 /// temporary folder when ephemeral.
@@ -31,8 +33,15 @@ public enum FilesModule {
                 do { url = try call.share(file: path, in: shares) } catch {
                     throw BridgeError(.handlerError, "the chosen file cannot be shared with this page: \(error)", details: ["reason": "share"])
                 }
-                return RawJSON(unchecked: JSONValue.object(["url": .string(url), "name": .string((path as NSString).lastPathComponent),
-                                                            "size": .number(Double(size))]).jsonText)
+                var result: [String: JSONValue] = ["url": .string(url), "name": .string((path as NSString).lastPathComponent),
+                                                   "size": .number(Double(size))]
+                // Audio and video also get a loopback http URL that <video>/<audio> can play.
+                do {
+                    if let mediaURL = try shares.mediaURL(for: url) { result["mediaURL"] = .string(mediaURL) }
+                } catch {
+                    throw BridgeError(.handlerError, "the chosen media file cannot be served to this page: \(error)", details: ["reason": "share"])
+                }
+                return RawJSON(unchecked: JSONValue.object(result).jsonText)
             })
             handlers.registerRaw("files.save", sync: { data, _ in
                 let arguments = try ModuleArguments(data, handler: "files.save", fields: ["name", "data", "encoding"])

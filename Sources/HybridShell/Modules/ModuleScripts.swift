@@ -132,8 +132,10 @@ enum ModuleScripts {
     chooseImage: asyncApi('chooseImage', 'files.choose', none, function (value) {
       return { tempFilePaths: [value.url], tempFiles: [{ path: value.url, size: value.size }] };
     }),
+    // tempFilePath is the loopback mediaURL when there is one: <video src> plays it (WebKitGTK's
+    // media player cannot play hybrid-file://); url stays available for fetch.
     chooseVideo: asyncApi('chooseVideo', 'files.choose', none, function (value) {
-      return { tempFilePath: value.url, size: value.size };
+      return { tempFilePath: value.mediaURL || value.url, url: value.url, size: value.size };
     }),
 
     setClipboardData: asyncApi('setClipboardData', 'clipboard.set', pick(['data'])),

@@ -7,6 +7,8 @@ import Logging
 /// expires, is revoked, or the bridge session it was made in ends (``endSession(_:)``).
 ///
 /// Register ``registration`` on the ``WebContext`` and keep the registry where handlers reach it.
+/// `<video>`/`<audio>` cannot play `hybrid-file://` on WebKitGTK 2.50: an audio or video file share
+/// also gets a loopback `http://127.0.0.1` URL with the same token and validity (``mediaURL(for:)``).
 public final class FileShares: URLSchemeHandler, @unchecked Sendable {
     public static let scheme = "hybrid-file"
 
@@ -27,10 +29,14 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
         /// Runs once when the share ends (revoked, expired, its session ended): a temporary file
         /// made for it is deleted then.
         var onEnd: (@Sendable () -> Void)? = nil
+        /// A loopback media URL was made for it (``mediaURL(for:)``): the listener runs while one is valid.
+        var servesMedia = false
     }
 
-    private let lock = NSLock()
-    private var shares: [String: Share] = [:]
+    let lock = NSLock()
+    var shares: [String: Share] = [:]
+    /// The loopback HTTP listener that serves audio/video shares to `<video>`/`<audio>`.
+    let media = MediaShareListener()
     public let defaultLifetime: Duration
     let now: @Sendable () -> ContinuousClock.Instant
     let logger: Logger
@@ -86,7 +92,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
             shares[token] = share
             return purgeExpired()
         }
-        Self.end(ended)
+        end(ended)
         let encodedName = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;"))) ?? "file"
         return "\(Self.scheme)://\(token)/\(encodedName)"
     }
@@ -95,7 +101,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
     @discardableResult
     public func revoke(_ url: String) -> Bool {
         guard let token = Self.token(of: url), let removed = lock.withLock({ shares.removeValue(forKey: token) }) else { return false }
-        Self.end([removed])
+        end([removed])
         return true
     }
 
@@ -106,7 +112,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
             shares = shares.filter { $0.value.session != session }
             return ending
         }
-        Self.end(ended)
+        end(ended)
     }
 
     /// Revokes every share (the shell is closing): their temporary files are deleted.
@@ -116,7 +122,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
             shares.removeAll()
             return ending
         }
-        Self.end(ended)
+        end(ended)
     }
 
     public var count: Int {
@@ -124,7 +130,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
             let ended = purgeExpired()
             return (shares.count, ended)
         }
-        Self.end(ended)
+        end(ended)
         return count
     }
 
@@ -136,8 +142,9 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
         return expired
     }
 
-    private static func end(_ ended: [Share]) {
+    func end(_ ended: [Share]) {
         for share in ended { share.onEnd?() }
+        if ended.contains(where: \.servesMedia) { mediaSharesMayHaveEnded() }
     }
 
     public func response(for request: SchemeRequest) async throws -> SchemeResponse {
@@ -146,7 +153,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
             return .error(404, "no such file share")
         }
         guard share.expires > now() else {
-            Self.end(lock.withLock { shares.removeValue(forKey: token) }.map { [$0] } ?? [])
+            end(lock.withLock { shares.removeValue(forKey: token) }.map { [$0] } ?? [])
             logger.warning("hybrid-file: expired share \(Self.redacted(request.url))")
             return .error(404, "the file share has expired")
         }

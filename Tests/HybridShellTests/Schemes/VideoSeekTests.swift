@@ -87,7 +87,8 @@ struct VideoSeekTests {
         // scheme (GST_DEBUG=webkitcommon:6 shows "isProtocolAllowed … (allowed: no)") and reports
         // MEDIA_ERR_SRC_NOT_SUPPORTED (4) — app: from a DirectoryHandler, or a plain 200, alike.
         // WEBKIT_GST_ALLOWED_URI_PROTOCOLS lets the scheme past that check, but uridecodebin then
-        // has no URI handler for it. The same bytes play and seek from a blob: URL (next test).
+        // has no URI handler for it. The same bytes play and seek from a blob: URL (next test),
+        // and from the share's loopback media URL (theSameSharePlaysAndSeeksFromItsMediaURL).
         if result["error"] != nil {
             withKnownIssue("<video> does not play custom-scheme URLs on WebKitGTK 2.50 (media error \(result))") {
                 Issue.record("media error \(result)")
@@ -96,6 +97,19 @@ struct VideoSeekTests {
             #expect(result["duration"] == 4)
             #expect(result["currentTime"]?.doubleValue.map { abs($0 - 2.5) < 0.3 } == true, "\(result)")
         }
+    }
+
+    /// What the known issue above becomes with ``FileShares/mediaURL(for:)``: the same share,
+    /// served over http://127.0.0.1, plays and seeks (more in MediaShares/VideoMediaURLTests).
+    @Test func theSameSharePlaysAndSeeksFromItsMediaURL() async throws {
+        let setup = try Self.shared()
+        let view = try await visibleView(setup)
+        defer { view.close() }
+        let url = try setup.shares.share(file: Fixtures.page("schemes/clip.webm").path, origin: "app://")
+        let mediaURL = try #require(try setup.shares.mediaURL(for: url))
+        let result = try await view.callAsyncJavaScript(Self.playAndSeek, arguments: ["url": .string(mediaURL), "source": "share"])
+        #expect(result["duration"] == 4, "\(result)")
+        #expect(result["currentTime"]?.doubleValue.map { abs($0 - 2.5) < 0.3 } == true, "\(result)")
     }
 
     @Test func theSharedClipPlaysAndSeeksFromABlobURL() async throws {
