@@ -13,8 +13,10 @@ class Event {
     this.type = String(type);
     this.bubbles = Boolean(init && init.bubbles);
     this.defaultPrevented = false;
+    this.immediatePropagationStopped = false;
   }
   preventDefault() { this.defaultPrevented = true; }
+  stopImmediatePropagation() { this.immediatePropagationStopped = true; }
 }
 
 class CustomEvent extends Event {
@@ -31,19 +33,23 @@ class Target {
     this.listeners = [];
   }
 
-  add(world, type, fn) {
+  add(world, type, fn, options) {
     if (typeof fn !== 'function') return;
-    if (this.listeners.some((l) => l.world === world && l.type === type && l.fn === fn)) return;
-    this.listeners.push({ world, type, fn });
+    const capture = options === true || Boolean(options && options.capture);
+    if (this.listeners.some((l) => l.world === world && l.type === type && l.fn === fn && l.capture === capture)) return;
+    this.listeners.push({ world, type, fn, capture });
   }
 
   remove(world, type, fn) {
     this.listeners = this.listeners.filter((l) => !(l.world === world && l.type === type && l.fn === fn));
   }
 
-  // Like the real DOM, a throwing listener is reported and the others still run.
+  // Like the real DOM, a throwing listener is reported and the others still run; at the target,
+  // capturing listeners run first, and stopImmediatePropagation ends the dispatch.
   dispatch(fromWorld, event) {
-    for (const listener of this.listeners.slice()) {
+    const ordered = this.listeners.filter((l) => l.capture).concat(this.listeners.filter((l) => !l.capture));
+    for (const listener of ordered) {
+      if (event.immediatePropagationStopped) break;
       if (listener.type !== event.type || !this.listeners.includes(listener)) continue;
       const seen = listener.world === fromWorld ? event : crossWorld(event);
       try {
@@ -58,6 +64,7 @@ class Target {
 
 function crossWorld(event) {
   const copy = new CustomEvent(event.type);
+  copy.stopImmediatePropagation = () => event.stopImmediatePropagation();
   copy.detail = typeof event.detail === 'string' ? event.detail : null;
   // An error event's strings and numbers cross; its error object does not.
   for (const key of ['message', 'filename', 'lineno', 'colno', 'isTrusted']) {
@@ -164,7 +171,7 @@ class Dom {
       crypto: { getRandomValues: (array) => crypto.randomFillSync(array) },
       Event,
       CustomEvent,
-      addEventListener: (type, fn) => dom.window.add(world, type, fn),
+      addEventListener: (type, fn, options) => dom.window.add(world, type, fn, options),
       removeEventListener: (type, fn) => dom.window.remove(world, type, fn),
       dispatchEvent: (event) => dom.window.dispatch(world, event),
       prompt: (message, defaultText) => (dom.onPrompt ? dom.onPrompt(message, defaultText) : null),

@@ -147,6 +147,22 @@ test('a test registered after the run ended is not run, and the page is told why
   assert.match(env.console().find((text) => /too late/.test(text)), /^hybrid\.test: "too late" was registered after the run ended/);
 });
 
+test('silenceUnloadAfterRun: after the run, the page\'s pagehide and visibilitychange handlers do not run', async () => {
+  const code = `
+    window.ran = [];
+    addEventListener('pagehide', function () { window.ran.push('pagehide'); });
+    document.addEventListener('visibilitychange', function () { window.ran.push('visibilitychange'); });
+    hybrid.test('t', function () {});
+    hybrid.test.done();`;
+  const silenced = await hybridPage(code, { options: { silenceUnloadAfterRun: true } });
+  silenced.dom.pagehide();
+  silenced.window.dispatchEvent(new silenced.window.Event('visibilitychange'));
+  assert.deepEqual([...silenced.window.ran], []);
+  const plain = await hybridPage(code);
+  plain.dom.pagehide();
+  assert.deepEqual([...plain.window.ran], ['pagehide']);
+});
+
 test('hybrid/bridge.html: tests call native handlers through the bridge', async () => {
   const env = await finishedRun('hybrid/bridge.html');
   assert.deepEqual(outline(env), [

@@ -1,5 +1,5 @@
 /// What the page-side test adapter is told (bridge-js/src/testing): which framework to hook, the
-/// filter, list mode and the per-test timeout. Crosses into the page as a JSON literal made by
+/// filter, list mode, the per-test timeout and whether unload handlers run after the run. Crosses into the page as a JSON literal made by
 /// ``JSONValue/jsonText``, never spliced.
 public struct TestAdapterOptions: Sendable, Equatable {
     public enum Framework: String, Sendable, Equatable, CaseIterable {
@@ -13,6 +13,9 @@ public struct TestAdapterOptions: Sendable, Equatable {
     public var grepInvert = false
     public var list = false
     public var testTimeout: Duration?
+    /// After the run ends, the page's own pagehide/unload/beforeunload/visibilitychange handlers
+    /// do not run (set for isolated runs: what they write could reach the next page).
+    public var silenceUnloadAfterRun = false
 
     public static let handlerName = "hybridshell.test"
 
@@ -21,6 +24,7 @@ public struct TestAdapterOptions: Sendable, Equatable {
     public static func == (a: TestAdapterOptions, b: TestAdapterOptions) -> Bool {
         a.framework == b.framework && a.grep?.source == b.grep?.source && a.grep?.flags == b.grep?.flags
             && a.grepInvert == b.grepInvert && a.list == b.list && a.testTimeout == b.testTimeout
+            && a.silenceUnloadAfterRun == b.silenceUnloadAfterRun
     }
 
     var json: JSONValue {
@@ -31,6 +35,7 @@ public struct TestAdapterOptions: Sendable, Equatable {
             "list": .bool(list),
             "testTimeout": testTimeout.map { JSONValue.number($0.milliseconds.rounded()) } ?? .null,
             "handler": .string(TestAdapterOptions.handlerName),
+            "silenceUnloadAfterRun": .bool(silenceUnloadAfterRun),
         ]
     }
 

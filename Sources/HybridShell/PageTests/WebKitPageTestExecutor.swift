@@ -172,7 +172,9 @@ public final class WebKitPageTestExecutor: PageTestExecutor {
             await self?.receive(event, sessionID: call.sessionID)
             return .null
         })
-        view.addUserScript(UserScript(source: settings.adapter.script, injectionTime: .documentStart, frames: .topFrameOnly, world: .page))
+        var adapter = settings.adapter
+        adapter.silenceUnloadAfterRun = settings.isolation == .perPage
+        view.addUserScript(UserScript(source: adapter.script, injectionTime: .documentStart, frames: .topFrameOnly, world: .page))
         return entry
     }
 

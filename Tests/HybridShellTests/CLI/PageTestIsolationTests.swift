@@ -41,7 +41,7 @@ extension PageTestCommandLineTests {
             let pageCount = shard == nil ? 4 : 2
             #expect(run.status == 0, "stdout: \(run.stdout)\nstderr: \(run.stderr)")
             #expect(run.pages.count == pageCount)
-            #expect(run.counts() == ["passed": 9 * pageCount, "failed": 0, "skipped": 0, "todo": 0])
+            #expect(run.counts() == ["passed": 9 * pageCount, "failed": 0, "skipped": 0, "todo": 0], "failed: \(run.failures)")
         }
 
         @Test func fileURLPagesAreIsolatedToo() async throws {

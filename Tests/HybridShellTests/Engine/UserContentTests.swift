@@ -35,6 +35,21 @@ struct UserContentTests {
         #expect(throws: ShellError.self) { _ = try makeView { $0.userAgent = .appending("Über/1") } }
     }
 
+    /// The shell's own blank (page tests load it between pages) runs no user script.
+    @Test func theInternalBlankRunsNoUserScript() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        view.addUserScript(UserScript(source: "window.userScriptRan = true;"))
+        try await loadHTML(view, "<title>page</title>")
+        #expect(try await view.evaluateJavaScript("window.userScriptRan === true") == true)
+        let finished = PageEventExpectation.loadFinished(view)
+        view.loadInternalBlank(html: "<!doctype html><title>blank</title>")
+        #expect(try await finished.value(timeout: .seconds(90), "the internal blank's load"))
+        #expect(view.url == WebView.internalBlankURL)
+        #expect(try await view.evaluateJavaScript("[document.title, location.href, window.userScriptRan === undefined]")
+                == ["blank", .string(WebView.internalBlankURL), true])
+    }
+
     @Test func scriptsRunAtTheRequestedTimeAndFrames() async throws {
         // The test reads a file: iframe's document from its parent, which needs file access
         // (without it every file is its own origin).

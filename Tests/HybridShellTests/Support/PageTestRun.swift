@@ -48,6 +48,18 @@ struct PageTestRun: Sendable {
         return counts
     }
 
+    /// Every failed test as "page › test: messages", for an expectation's message.
+    var failures: [String] {
+        pages.flatMap { page in
+            (page["tests"]?.arrayValue ?? []).filter { $0["status"]?.stringValue == "failed" }.map { test in
+                let messages = (test["failures"]?.arrayValue ?? []).map { failure in
+                    (failure["message"]?.stringValue ?? "") + (failure["actual"]?.stringValue.map { " (actual: \($0))" } ?? "")
+                }
+                return "\(page["page"]?.stringValue ?? "?") › \(test["fullName"]?.stringValue ?? "?"): \(messages.joined(separator: "; "))"
+            }
+        }
+    }
+
     func test(_ pageName: String, _ fullName: String) -> JSONValue? {
         page(pageName)?["tests"]?.arrayValue?.first { $0["fullName"]?.stringValue == fullName }
     }

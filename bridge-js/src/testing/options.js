@@ -12,6 +12,7 @@ function readOptions(given) {
     list: source.list === true,
     testTimeout: typeof timeout === 'number' && timeout > 0 && timeout < Infinity ? timeout : null,
     handler: typeof source.handler === 'string' && source.handler !== '' ? source.handler : 'hybridshell.test',
+    silenceUnloadAfterRun: source.silenceUnloadAfterRun === true,
   };
 }
 
