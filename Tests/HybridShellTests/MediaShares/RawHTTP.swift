@@ -114,6 +114,7 @@ enum RawHTTP {
             }
             let count = recv(socket, &buffer, buffer.count, 0)
             if count == 0 { return received }
+            if count < 0, errno == EINTR { continue }  // a signal (a debugger attaching) is not the server's doing
             guard count > 0 else { throw Failure(description: "recv after \(received.count) bytes: errno \(errno)") }
             counted(count)
             if keep { received.append(contentsOf: buffer[0..<count]) }

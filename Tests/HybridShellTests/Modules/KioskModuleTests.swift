@@ -32,7 +32,8 @@ struct KioskModuleTests {
         view.observe { event in
             if case .console(let message) = event, message.text.hasPrefix("KIOSK-MODULES ") { line.fulfill(String(message.text.dropFirst(14))) }
         }
-        let text = try await line.value(timeout: .seconds(30), "the kiosk home's module report")
+        // 90 s, as for every first load in the parallel pass (see `load` in Support/Fixtures.swift).
+        let text = try await line.value(timeout: .seconds(90), "the kiosk home's module report")
         await host.stop(reason: "test over")
         return try JSONValue(parsing: text)
     }
