@@ -20,6 +20,16 @@ struct MediaShareListenerTests {
         clipBytes = try Data(contentsOf: URL(fileURLWithPath: clip))
     }
 
+    /// A 32 MB "video" in a directory of its own (the caller removes the directory): big enough
+    /// that the body is still being sent when a test cuts it.
+    static func bigClip() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let big = directory.appendingPathComponent("big.mp4").path
+        try Data(repeating: 7, count: 32 << 20).write(to: URL(fileURLWithPath: big))
+        return big
+    }
+
     /// The media URL's port and path, for a raw request.
     private func target(_ mediaURL: String) throws -> (port: Int, path: String) {
         let components = try #require(URLComponents(string: mediaURL))
@@ -166,11 +176,8 @@ struct MediaShareListenerTests {
     }
 
     @Test func revokingAShareCutsItsBodyBeingSentToAStalledClient() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("media-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let big = directory.appendingPathComponent("big.mp4").path
-        try Data(repeating: 7, count: 32 << 20).write(to: URL(fileURLWithPath: big))
+        let big = try Self.bigClip()
+        defer { try? FileManager.default.removeItem(atPath: (big as NSString).deletingLastPathComponent) }
         let url = try shares.share(file: big, origin: "app://")
         let media = try #require(try shares.mediaURL(for: url))
         _ = try #require(try shares.mediaURL(for: try shares.share(file: clip, origin: "app://")))  // keeps the listener up
@@ -187,11 +194,8 @@ struct MediaShareListenerTests {
     }
 
     @Test func aClientThatHangsUpMidBodyIsLoggedAndReleased() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("media-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let big = directory.appendingPathComponent("big.mp4").path
-        try Data(repeating: 7, count: 32 << 20).write(to: URL(fileURLWithPath: big))
+        let big = try Self.bigClip()
+        defer { try? FileManager.default.removeItem(atPath: (big as NSString).deletingLastPathComponent) }
         let media = try #require(try shares.mediaURL(for: try shares.share(file: big, origin: "app://")))
         let (port, path) = try target(media)
         let read = try await RawHTTP.hangUp(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)", after: 300_000)
