@@ -12,8 +12,11 @@ set -uo pipefail
 limit=${SWIFT_TEST_LIMIT:-600}
 # Why only the crashed thread: a crash in a process hosting dozens of web views made Swift's
 # backtracer list ~150 WebKit threads, and that CI run was still printing them when its 90 minutes
-# ran out. The crashed thread says where; the unfinished tests below say which test.
-export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,interactive=no,threads=crashed,registers=none,images=none}
+# ran out. The crashed thread says where; the unfinished tests below say which test. Precise
+# (DWARF) unwinding, because WebKit's libraries have no frame pointers: a crash inside
+# JavaScriptCore printed one frame and stopped. The mentioned images' load addresses turn a frame
+# without a symbol into an offset in its library.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,interactive=no,threads=crashed,registers=none,images=mentioned,unwind=precise}
 log=$(mktemp)
 trap 'rm -f "$log" "$log.rerun"' EXIT
 
