@@ -24,9 +24,14 @@ extension Bridge {
     func turnStart() -> ContinuousClock.Instant {
         if let turnStarted { return turnStarted }
         let now = ContinuousClock.now
-        turnStarted = now
-        Task { @EngineActor [weak self] in self?.turnStarted = nil }
+        timedTurn = (EngineActor.turn, now)
         return now
+    }
+
+    /// When this main-loop turn's timing started; nil when this turn is not timed.
+    var turnStarted: ContinuousClock.Instant? {
+        guard let timedTurn, timedTurn.turn == EngineActor.turn else { return nil }
+        return timedTurn.started
     }
 
     /// Whether this turn's dispatch budget is spent. Only turns that dispatch much are timed: a

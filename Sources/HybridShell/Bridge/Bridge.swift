@@ -31,8 +31,8 @@ public final class Bridge {
     public var transcript: BridgeTranscript?
     /// A WebViewJavascriptBridge queue ping came before any session; fetch when one is ready.
     var wvjbFetchPending = false
-    /// When the current main-loop turn started dispatching posts (nil between turns).
-    var turnStarted: ContinuousClock.Instant?
+    /// The main-loop turn whose dispatch is being timed, and when its timing started.
+    var timedTurn: (turn: UInt64, started: ContinuousClock.Instant)?
     /// When the last post was handled (a post right after it belongs to the same burst).
     var lastPostDone: ContinuousClock.Instant?
 

@@ -25,6 +25,11 @@ public actor EngineActor {
         }
     }
 
+    /// The number of the GLib main-loop iteration running now: equal readings were taken in the
+    /// same turn of the loop (between two polls).
+    @EngineActor
+    static var turn: UInt64 { GLibExecutor.shared.turn }
+
     /// True on the thread that runs the GLib main loop.
     public static var isCurrentThread: Bool { GLibExecutor.shared.isLoopThread }
 }

@@ -65,6 +65,15 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
         return true
     }
 
+    /// How many main-loop iterations have begun: GLib calls the job source's `prepare` once per
+    /// iteration of the default context. Code that must tell "still the same turn" from "a later
+    /// turn" compares two readings, instead of scheduling a job to mark the turn's end (a job
+    /// costs an extra main-loop iteration, once per bridge call when calls arrive back to back).
+    @EngineActor
+    var turn: UInt64 { turnCount }
+    // Touched only on the loop thread (in `prepare`, and through `turn`).
+    fileprivate nonisolated(unsafe) var turnCount: UInt64 = 0
+
     fileprivate func drain() {
         isDraining = true
         defer { runAfterDrain() }
@@ -100,7 +109,13 @@ private let jobSourceDispatch: @convention(c) (
     return hs_true()  // G_SOURCE_CONTINUE: the source lives for the whole process
 }
 
+private let jobSourcePrepare: @convention(c) (UnsafeMutablePointer<GSource>?, UnsafeMutablePointer<gint>?) -> gboolean = { _, timeout in
+    GLibExecutor.shared.turnCount &+= 1
+    timeout?.pointee = -1  // no opinion: the ready time (set by `enqueue`) decides
+    return hs_false()
+}
+
 private nonisolated(unsafe) var jobSourceFuncs = GSourceFuncs(
-    prepare: nil, check: nil, dispatch: jobSourceDispatch, finalize: nil,
+    prepare: jobSourcePrepare, check: nil, dispatch: jobSourceDispatch, finalize: nil,
     closure_callback: nil, closure_marshal: nil
 )

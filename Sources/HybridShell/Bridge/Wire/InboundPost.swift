@@ -67,7 +67,7 @@ private struct PostReader {
             throw shape("unexpected envelope key \(JSONValue.quoted(unexpected.key)) at byte \(unexpected.offset) (an envelope has only v, s and m)")
         }
         guard version == .number(1) else { throw shape("the envelope's version (v) must be 1") }
-        guard let session, session.count == 32, session.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+        guard let session, session.utf8.count == 32, session.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
             throw shape("the envelope's session (s) must be 32 lowercase hex digits")
         }
         guard let frames else { throw shape("the envelope has no frames (m)") }
@@ -122,8 +122,10 @@ enum FrameShape {
         let id = members["id"]?.intValue.flatMap { $0 >= 1 ? $0 : nil }
         guard let type = members["t"]?.stringValue else { return .invalid(id: id, reason: "the frame has no type (t)") }
         guard let allowed = allowedKeys[type] else { return .invalid(id: id, reason: "unknown frame type \(JSONValue.quoted(type))") }
-        let present = Set(members.keys).union(payload == nil ? [] : ["d"])
-        if let extra = present.subtracting(allowed).sorted().first {
+        // The first unknown member in sorted order, without building sets for a well-formed frame.
+        var extras = members.keys.filter { !allowed.contains($0) }
+        if payload != nil, !allowed.contains("d") { extras.append("d") }
+        if let extra = extras.min() {
             return .invalid(id: id, reason: "a \(type) frame has no member \(JSONValue.quoted(extra))")
         }
         switch type {
