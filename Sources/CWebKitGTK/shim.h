@@ -8,6 +8,7 @@
 #include <libsoup/soup.h>
 #include <gdk/gdkx.h>
 #include <gio/gunixinputstream.h>
+#include <sys/prctl.h>
 
 static inline GObject *hs_object(gpointer instance) { return G_OBJECT(instance); }
 static inline GtkWidget *hs_widget(gpointer instance) { return GTK_WIDGET(instance); }
@@ -69,6 +70,10 @@ static inline GQuark hs_webkit_network_error(void) { return WEBKIT_NETWORK_ERROR
 static inline GQuark hs_webkit_policy_error(void) { return WEBKIT_POLICY_ERROR; }
 static inline GQuark hs_webkit_javascript_error(void) { return WEBKIT_JAVASCRIPT_ERROR; }
 static inline GQuark hs_io_error(void) { return G_IO_ERROR; }
+
+/// Names the calling thread (`PR_SET_NAME`; at most 15 bytes are kept): `prctl` is variadic and
+/// `pthread_setname_np` is hidden from Swift by Glibc's module.
+static inline void hs_name_this_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 static inline gboolean hs_true(void) { return TRUE; }
 static inline gboolean hs_false(void) { return FALSE; }

@@ -66,6 +66,10 @@ public enum MainLoop {
         }
         guard start else { return }
         let thread = Thread {
+            // Named here, by the thread itself: Foundation's `name` does not reach the kernel on
+            // Linux, so the thread kept its creator's name ("…root.default-qos", a Swift pool
+            // thread's) and a crash on it read like a crash off the loop thread.
+            hs_name_this_thread("HybridShellLoop")
             initialiseGTK()
             let loop = g_main_loop_new(nil, 0)
             g_main_loop_run(loop)

@@ -20,6 +20,7 @@ public enum TestNameFilter {
     }
 
     /// ``parse(_:flag:)``, then JavaScriptCore's verdict (``validate(_:flag:)``).
+    @EngineActor
     public static func parseAndValidate(_ text: String, flag: String) throws(ShellError) -> (source: String, flags: String) {
         let parsed = try parse(text, flag: flag)
         try validate(parsed, flag: flag)
@@ -29,6 +30,7 @@ public enum TestNameFilter {
     /// Asks JavaScriptCore whether `new RegExp(source, flags)` is valid. Needs the engine: call it
     /// on the engine's thread once WebKit is set up (``TestCommand`` does, before any page loads);
     /// a JavaScriptCore context made before that can leave the process hanging.
+    @EngineActor
     public static func validate(_ pattern: (source: String, flags: String), flag: String) throws(ShellError) {
         guard let problem = JavaScriptRegExp.problem(source: pattern.source, flags: pattern.flags) else { return }
         let text = pattern.flags.isEmpty && !pattern.source.hasPrefix("/") ? pattern.source : "/\(pattern.source)/\(pattern.flags)"

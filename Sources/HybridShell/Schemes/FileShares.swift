@@ -125,6 +125,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
         end(ended)
     }
 
+    /// How many shares are valid now (expired ones are ended first).
     public var count: Int {
         let (count, ended) = lock.withLock { () -> (Int, [Share]) in
             let ended = purgeExpired()
@@ -132,6 +133,12 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
         }
         end(ended)
         return count
+    }
+
+    /// Ends every share whose time is up now: its `onEnd` runs (a download's file is deleted) and
+    /// its URLs answer 404 from then on. Expiry is otherwise noticed when a share is used.
+    func endExpired() {
+        end(lock.withLock { purgeExpired() })
     }
 
     /// Drops expired shares (under the lock) and returns them, to end outside it.

@@ -68,7 +68,7 @@ public final class MediaShareListener: @unchecked Sendable {
         let wait = max(earliest - shares.now(), .milliseconds(10))
         expiryTimer = LoopTimer(after: wait) { [weak self, weak shares] in
             guard let self, let shares else { return }
-            _ = shares.count  // ends the expired shares (a download's file is deleted then)
+            shares.endExpired()
             self.stopIfUnused(by: shares)
             self.rearmExpiry(for: shares)
         }

@@ -68,15 +68,13 @@ struct SubcommandCommandLineTests {
               COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hybrid-run hybrid-run "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
               echo "${COMPREPLY[*]}"; }
             """ + "\n" + cases.map { "comp '\($0.0)'" }.joined(separator: "\n")
-        let bash = Process()
-        bash.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        bash.arguments = ["30", "/bin/bash", "-c", driver, "bash", script.path]
-        let output = Pipe()
-        bash.standardOutput = output
-        try bash.run()
-        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        bash.waitUntilExit()
-        #expect(bash.terminationStatus == 0)
+        // Through CommandLineRun's close-on-exec pipes, read off the cooperative threads: with
+        // Foundation's `Pipe`, a WebKit process another test started meanwhile inherited the write
+        // end, the read never saw end-of-file, and the whole parallel pass hung on it.
+        let bash = try await CommandLineRun.run(["-c", driver, "bash", script.path], executable: "/bin/bash",
+                                                deadline: .seconds(30))
+        let lines = bash.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(bash.status == 0, "stderr: \(bash.stderr)")
         for (index, (line, expected)) in cases.enumerated() {
             #expect(index < lines.count && lines[index] == expected, "'\(line)' completed as '\(index < lines.count ? String(lines[index]) : "")'")
         }

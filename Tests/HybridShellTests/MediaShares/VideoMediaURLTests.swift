@@ -97,24 +97,19 @@ struct VideoMediaURLTests {
 
     private static func encodeBigClip() async throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-media-\(getpid())-big.webm").path
-        // Encoded on a thread of its own: the GLib loop (this actor's executor) must keep running.
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-                process.arguments = ["-q", "videotestsrc", "pattern=snow", "num-buffers=200", "!", "video/x-raw,width=640,height=480,framerate=25/1",
-                                     "!", "vp8enc", "deadline=1", "target-bitrate=8000000", "keyframe-max-dist=25", "!", "webmmux", "!",
-                                     "filesink", "location=\(path)"]
-                do {
-                    try process.run()
-                    process.waitUntilExit()
-                    continuation.resume(returning: process.terminationStatus)
-                } catch {
-                    continuation.resume(throwing: RawHTTP.Failure(description: "gst-launch-1.0 (gstreamer1.0-tools): \(error)"))
-                }
-            }.start()
+        // Through CommandLineRun: close-on-exec pipes (no WebKit process another test starts can
+        // inherit them) and a waitpid of its own, off this actor's thread and the cooperative ones.
+        let run: CommandLineRun
+        do {
+            run = try await CommandLineRun.run(["-q", "videotestsrc", "pattern=snow", "num-buffers=200", "!", "video/x-raw,width=640,height=480,framerate=25/1",
+                                                "!", "vp8enc", "deadline=1", "target-bitrate=8000000", "keyframe-max-dist=25", "!", "webmmux", "!",
+                                                "filesink", "location=\(path)"],
+                                               executable: "/usr/bin/gst-launch-1.0", deadline: .seconds(120))
+        } catch {
+            throw RawHTTP.Failure(description: "gst-launch-1.0 (gstreamer1.0-tools): \(error)")
         }
-        guard status == 0 else { throw RawHTTP.Failure(description: "gst-launch-1.0 exited \(status)") }
+        let status = run.status
+        guard status == 0 else { throw RawHTTP.Failure(description: "gst-launch-1.0 exited \(status): \(run.stderr)") }
         return path
     }
 

@@ -35,11 +35,12 @@ struct CommandLineRun: Sendable {
         }
     }
 
+    /// `executable` is one of this package's (in the build directory) or an absolute path.
     static func run(_ arguments: [String], executable: String = "hybrid-run", environment: [String: String]? = nil,
                     deadline: Duration = .seconds(60),
                     whileRunning: (@Sendable (Running) async -> Void)? = nil) async throws -> CommandLineRun {
         let out = try CloseOnExecPipe(), err = try CloseOnExecPipe()
-        let path = buildDirectory.appendingPathComponent(executable).path
+        let path = executable.hasPrefix("/") ? executable : buildDirectory.appendingPathComponent(executable).path
         // env -C sets the working directory; posix_spawn has no portable chdir action.
         let pid = try ChildProcess.spawn("/usr/bin/env", ["-C", Fixtures.repository.path, path] + arguments,
                                          environment: environment ?? ProcessInfo.processInfo.environment,
