@@ -60,7 +60,7 @@ def kind(mapping):
     if name:
         return name
     if start % ARENA == 0 and end - start <= ARENA:
-        return "anon: 64 MiB-aligned (glibc arena)"
+        return "anon: 64 MiB-aligned (a glibc arena heap, or libpas)"
     return "anon: other mmap (bmalloc/libpas, large malloc)"
 
 
@@ -84,6 +84,15 @@ def rchar(pid):
     except OSError:
         pass
     return 0
+
+
+def cpu_ms(pid):
+    """User + system CPU time of the process so far, in ms."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def web_process(pid):
@@ -141,7 +150,8 @@ def main():
                 web = web or web_process(process.pid)
                 now = time.monotonic()
                 read = rchar(process.pid)
-                samples.append((now - started, mappings, read, status_field(web, "VmRSS:") if web else 0))
+                samples.append((now - started, mappings, read, status_field(web, "VmRSS:") if web else 0,
+                                cpu_ms(process.pid), cpu_ms(web) if web else 0))
                 names = threads(process.pid)
                 if sum(names.values()) > sum(most_threads.values()):
                     most_threads = names
@@ -186,6 +196,9 @@ def main():
     for delta, mapping, new in sorted(grown, key=lambda g: g[0], reverse=True)[:6]:
         print(f"  mapping {mapping[0]:x} {(mapping[1] - mapping[0]) / 2**20:.0f} MiB {mapping[2]} {mapping[3] or 'anon'}"
               f"{' (new)' if new else ''}: +{delta / 1024:.1f} MiB")
+    last = samples[-1]
+    print(f"  CPU from the transfer's start to the last sample: UI process {last[4] - base[4]:.0f} ms, "
+          f"web process {last[5] - base[5]:.0f} ms")
     print(f"  threads (most seen): {sum(most_threads.values())} {dict(sorted(most_threads.items()))}")
     timeline, last = [], None
     for sample in samples:
