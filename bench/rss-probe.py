@@ -123,6 +123,15 @@ def threads(pid):
     return names
 
 
+def send(pid, number):
+    """Signals pid; False if it is gone."""
+    try:
+        os.kill(pid, number)
+        return True
+    except ProcessLookupError:
+        return False
+
+
 def by_kind(mappings):
     totals = {}
     for mapping in mappings.values():
@@ -156,17 +165,19 @@ def main():
                 if sum(names.values()) > sum(most_threads.values()):
                     most_threads = names
                 if args.stop_web and web and stopped_at is None and read - samples[0][2] > (20 << 20):
-                    os.kill(web, signal.SIGSTOP)
+                    send(web, signal.SIGSTOP)
                     stopped_at = now
                     print(f"stopped the web process {web} at {now - started:.2f} s", flush=True)
                 if stopped_at is not None and not resumed and now - stopped_at >= args.stop_web:
-                    os.kill(web, signal.SIGCONT)
+                    send(web, signal.SIGCONT)
                     resumed = True
                     print(f"resumed it at {now - started:.2f} s", flush=True)
             time.sleep(args.every / 1000)
     finally:
         if stopped_at is not None and not resumed:
-            os.kill(web, signal.SIGCONT)
+            send(web, signal.SIGCONT)
+        if process.poll() is None:  # interrupted: do not leave the benchmark running
+            send(process.pid, signal.SIGTERM)
     ended = time.monotonic() - started
     stdout, stderr = process.communicate()
     lines = [line for line in stdout.splitlines() if line.startswith("{")]
