@@ -9,11 +9,13 @@
  * engine allows: webkit_uri_scheme_request_finish_with_response over a GFileInputStream from
  * g_file_read, Content-Type from the extension (as a header too, so JS sees it). URL may be
  * app:///… or file:///… (the file:// comparison). Prints one JSON line:
- *   blob: {"transfer_ms":412.3,"size":104857600,"stall_max_ms":9.8,"stall_cpu_max_ms":2.1,"rss_growth_mib":3.1}
+ *   blob: {"transfer_ms":412.3,"size":104857600,"stall_max_ms":9.8,"stall_cpu_max_ms":2.1,"rss_growth_mib":3.1,
+ *          "anon_growth_mib":1.2}
  * stall_max_ms is the longest wall-clock gap between two 5 ms ticks; on a loaded machine it is
  * mostly time the thread waited for a CPU. stall_cpu_max_ms is the main thread's CPU time spent
  * between two ticks (CLOCK_THREAD_CPUTIME_ID): the longest stretch of work the loop itself did,
- * which the machine's load does not inflate.
+ * which the machine's load does not inflate. rss_growth_mib is the highest VmRSS sampled at those ticks
+ * minus VmRSS at load finished; anon_growth_mib the same for RssAnon (the heap alone).
  *   load: {"load_ms":251.0}
  * Exits 2 if the load or the page fails, 3 after 120 s.
  */
@@ -26,7 +28,7 @@
 static char *root;
 static gboolean blob_mode;
 static gint64 load_started_us, last_tick_us;
-static double stall_max_ms, stall_cpu_max_ms, rss_start_mib, rss_max_mib;
+static double stall_max_ms, stall_cpu_max_ms, rss_start_mib, rss_max_mib, anon_start_mib, anon_max_mib;
 static double last_cpu_ms;
 
 static double thread_cpu_ms(void)
@@ -36,17 +38,24 @@ static double thread_cpu_ms(void)
     return now.tv_sec * 1000.0 + now.tv_nsec / 1e6;
 }
 
-static double rss_mib(void)
+/* VmRSS and RssAnon (MiB) from /proc/self/status. RssAnon is the process's private heap: where a
+ * buffered response would sit. The rest of VmRSS is RssFile (code pages) and RssShmem (the
+ * window's paint buffers the web process shares, MIT-SHM). */
+static void memory_mib(double *rss, double *anon)
 {
     FILE *status = fopen("/proc/self/status", "r");
     char line[256];
-    double kib = 0;
-    while (status && fgets(line, sizeof line, status))
-        if (sscanf(line, "VmRSS: %lf kB", &kib) == 1)
-            break;
+    double kib;
+    *rss = *anon = 0;
+    while (status && fgets(line, sizeof line, status)) {
+        if (sscanf(line, "VmRSS: %lf kB", &kib) == 1) *rss = kib / 1024.0;
+        if (sscanf(line, "RssAnon: %lf kB", &kib) == 1) {
+            *anon = kib / 1024.0;
+            break;  /* after VmRSS */
+        }
+    }
     if (status)
         fclose(status);
-    return kib / 1024.0;
 }
 
 static const char *content_type(const char *path)
@@ -90,8 +99,10 @@ static gboolean on_tick(gpointer data)
     double cpu = thread_cpu_ms();
     if (cpu - last_cpu_ms > stall_cpu_max_ms) stall_cpu_max_ms = cpu - last_cpu_ms;
     last_cpu_ms = cpu;
-    double rss = rss_mib();
+    double rss, anon;
+    memory_mib(&rss, &anon);
     if (rss > rss_max_mib) rss_max_mib = rss;
+    if (anon > anon_max_mib) anon_max_mib = anon;
     return G_SOURCE_CONTINUE;
 }
 
@@ -104,8 +115,8 @@ static void on_title(WebKitWebView *view, GParamSpec *spec, gpointer data)
         exit(2);
     }
     g_autofree char *fields = g_strndup(title + 1, strlen(title) - 2);
-    printf("{%s,\"stall_max_ms\":%.1f,\"stall_cpu_max_ms\":%.1f,\"rss_growth_mib\":%.1f}\n", fields, stall_max_ms,
-           stall_cpu_max_ms, rss_max_mib - rss_start_mib);
+    printf("{%s,\"stall_max_ms\":%.1f,\"stall_cpu_max_ms\":%.1f,\"rss_growth_mib\":%.1f,\"anon_growth_mib\":%.1f}\n", fields,
+           stall_max_ms, stall_cpu_max_ms, rss_max_mib - rss_start_mib, anon_max_mib - anon_start_mib);
     fflush(stdout);
     exit(0);
 }
@@ -117,7 +128,9 @@ static void on_load_changed(WebKitWebView *view, WebKitLoadEvent event, gpointer
         /* The transfer starts 100 ms after load: measure stalls and growth from here on. */
         stall_max_ms = stall_cpu_max_ms = 0;
         last_cpu_ms = thread_cpu_ms();
-        rss_start_mib = rss_max_mib = rss_mib();
+        memory_mib(&rss_start_mib, &anon_start_mib);
+        rss_max_mib = rss_start_mib;
+        anon_max_mib = anon_start_mib;
         return;
     }
     printf("{\"load_ms\":%.1f}\n", (g_get_monotonic_time() - load_started_us) / 1000.0);
@@ -168,7 +181,9 @@ int main(int argc, char **argv)
     g_signal_connect(view, "load-failed", G_CALLBACK(on_load_failed), NULL);
     gtk_widget_show_all(window);
 
-    rss_start_mib = rss_max_mib = rss_mib();
+    memory_mib(&rss_start_mib, &anon_start_mib);
+    rss_max_mib = rss_start_mib;
+    anon_max_mib = anon_start_mib;
     load_started_us = last_tick_us = g_get_monotonic_time();
     if (blob_mode) g_timeout_add(5, on_tick, NULL);
     webkit_web_view_load_uri(WEBKIT_WEB_VIEW(view), argv[3]);
