@@ -17,6 +17,11 @@ limit=${SWIFT_TEST_LIMIT:-600}
 # JavaScriptCore printed one frame and stopped. The mentioned images' load addresses turn a frame
 # without a symbol into an offset in its library.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,interactive=no,threads=crashed,registers=none,images=mentioned,unwind=precise}
+# At most 4 tests at a time. Unbounded, Swift Testing started every suite at once: ~140 web
+# processes within the first 30 s of the parallel pass, a load of ~45 on two cores, and the
+# tests whose waits fell in that storm timed out together (the "main-loop stall"). With 4 the
+# pass takes as long (~2 min: a few long tests set it) and peaks at 4 web processes.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-4}
 log=$(mktemp)
 trap 'rm -f "$log" "$log.rerun"' EXIT
 

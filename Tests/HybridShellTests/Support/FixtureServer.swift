@@ -47,7 +47,10 @@ final class FixtureServer: @unchecked Sendable {
     static func start(port: UInt16 = 0) async throws -> FixtureServer { try FixtureServer(port: port) }
 
     private init(port requested: UInt16) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec, the listener and every connection: WebKit starts processes in this test
+        // process at any moment, and one that inherited a connection kept it open after the server
+        // closed it (the client then waits for an end that does not come).
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EMFILE) }
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -82,7 +85,7 @@ final class FixtureServer: @unchecked Sendable {
 
     private func acceptLoop() {
         while true {
-            let connection = accept(listener, nil, nil)
+            let connection = acceptCloseOnExec(listener)
             if connection < 0 {
                 if errno == EINTR { continue }
                 return  // the listener was closed
@@ -169,3 +172,15 @@ final class FixtureServer: @unchecked Sendable {
         }
     }
 }
+
+/// `accept4(…, SOCK_CLOEXEC)`, which Glibc's Swift module hides (looked up once); plain `accept`
+/// and `FD_CLOEXEC` where it is missing.
+private func acceptCloseOnExec(_ listener: Int32) -> Int32 {
+    if let accept4 = fixtureAccept4 { return accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue)) }
+    let connection = accept(listener, nil, nil)
+    if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
+    return connection
+}
+
+private typealias FixtureAccept4 = @convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32
+private let fixtureAccept4: FixtureAccept4? = dlsym(nil, "accept4").map { unsafeBitCast($0, to: FixtureAccept4.self) }
