@@ -207,16 +207,17 @@ class FakeNative {
   // handles them as it handles a post, pushing what a post would have answered.
   deliver(framesText, session = this.session) {
     const answer = this.isolated.global.__hybridshellRelay.deliver(session, framesText);
-    if (answer && typeof answer.then === 'function') {
-      answer.then((text) => {
-        if (typeof text !== 'string' || text === '') return;
-        this.deliveryAnswers.push(text);
-        this.upFrames.push(text);
-        this.answerPost('{"v":1,"s":"' + session + '","m":' + text + '}').then((reply) => {
-          for (const frame of JSON.parse(reply)) if (frame.t !== 'error') this.push(frame);
-        });
+    // The answer is the text itself when every call answered at once, else a Promise of it.
+    const handle = (text) => {
+      if (typeof text !== 'string' || text === '') return;
+      this.deliveryAnswers.push(text);
+      this.upFrames.push(text);
+      this.answerPost('{"v":1,"s":"' + session + '","m":' + text + '}').then((reply) => {
+        for (const frame of JSON.parse(reply)) if (frame.t !== 'error') this.push(frame);
       });
-    }
+    };
+    if (answer && typeof answer.then === 'function') answer.then(handle);
+    else handle(answer);
     return answer;
   }
 

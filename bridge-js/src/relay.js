@@ -11,6 +11,8 @@ const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
 const PAGE_UP = '[{"t":"page-up"';
 const POST_ERROR = '[{"t":"error",';
+// The page's word that every call of the delivery being handled has its reply queued (core.js).
+const DELIVERY_ANSWERED = '[{"t":"delivery-answered"}]';
 
 const window = globalThis;
 const CustomEvent = window.CustomEvent;
@@ -43,6 +45,10 @@ function onUp(event) {
     const framesText = event.detail;
     if (typeof framesText !== 'string') return;
     if (framesText.slice(0, PAGE_UP.length) === PAGE_UP) return onPageUp(framesText);
+    if (framesText === DELIVERY_ANSWERED) {
+      if (collections.length > 0) collections[collections.length - 1].answered = true;
+      return;
+    }
     if (!helloSent) return;
     if (collections.length > 0) collections[collections.length - 1].push(framesText);
     else post(framesText, false);
@@ -133,22 +139,27 @@ function describe(error) {
 }
 
 // Native pushes down-frames with `return globalThis.__hybridshellRelay.deliver(session, framesText)`.
-// The answer is false (wrong session), or a Promise of the up-frames the page sent while handling
-// them ('' for none): a page handler that answers at once does so within two microtask turns, and
-// its reply then rides back on the delivery instead of costing a post and its reply.
+// The answer is false (wrong session), or the up-frames the page sent while handling them ('' for
+// none): at once when the page says every call in the delivery has answered (plain values from
+// its handlers), else a Promise of them after a few microtask turns, by which a handler that
+// answers with an already settled Promise has answered too. Either way those replies ride back on
+// the delivery instead of costing a post and its reply.
 function deliver(toSession, framesText) {
   if (toSession !== session || typeof framesText !== 'string') return false;
   const texts = [];
   collections.push(texts);
   sendDown(framesText);
+  if (texts.answered === true) return collected(texts);
   let ticks = Promise.resolve();
   for (let i = 0; i < COLLECT_TICKS; i++) ticks = ticks.then(function () {});
-  return ticks.then(function () {
-    collections.splice(collections.indexOf(texts), 1);
-    if (texts.length === 0) return '';
-    if (texts.length === 1) return texts[0];
-    return '[' + texts.map(function (text) { return text.slice(1, -1); }).filter(function (inner) { return inner !== ''; }).join(',') + ']';
-  });
+  return ticks.then(function () { return collected(texts); });
+}
+
+function collected(texts) {
+  collections.splice(collections.indexOf(texts), 1);
+  if (texts.length === 0) return '';
+  if (texts.length === 1) return texts[0];
+  return '[' + texts.map(function (text) { return text.slice(1, -1); }).filter(function (inner) { return inner !== ''; }).join(',') + ']';
 }
 
 Object.defineProperty(globalThis, '__hybridshellRelay', { value: Object.freeze({ deliver: deliver }) });

@@ -259,3 +259,15 @@ test('after 64 posts in one task, the rest of the task leaves together in the ne
   assert.strictEqual(env.native.posts.length - before, 66);
   assert.strictEqual(await lone, 'lone');
 });
+
+test('small payloads take the quick shape check and are refused with the same words as large ones', async () => {
+  const env = boot();
+  await env.hybrid.ready;
+  const cyclic = env.page.run('const o = { name: "loop" }; o.self = o; o');
+  const proto = env.page.run('JSON.parse(\'{"a": [1, {"__proto__": 1}]}\')');
+  const deepSmall = env.page.run('let d = 0; for (let i = 0; i < 9; i++) d = [d]; d');
+  await assert.rejects(env.hybrid.call('echo', cyclic), { code: 'INVALID_MESSAGE', message: 'data contains a cycle' });
+  await assert.rejects(env.hybrid.call('echo', proto), { code: 'INVALID_MESSAGE', message: 'data has a "__proto__" key' });
+  assert.deepStrictEqual(plain(await env.hybrid.call('echo', { id: 1, m: 'echo', a: [1] })), { id: 1, m: 'echo', a: [1] });
+  assert.deepStrictEqual(plain(await env.hybrid.call('echo', deepSmall)), plain(deepSmall));
+});

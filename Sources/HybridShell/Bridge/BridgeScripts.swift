@@ -15,6 +15,8 @@ const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
 const PAGE_UP = '[{"t":"page-up"';
 const POST_ERROR = '[{"t":"error",';
+// The page's word that every call of the delivery being handled has its reply queued (core.js).
+const DELIVERY_ANSWERED = '[{"t":"delivery-answered"}]';
 
 const window = globalThis;
 const CustomEvent = window.CustomEvent;
@@ -47,6 +49,10 @@ function onUp(event) {
     const framesText = event.detail;
     if (typeof framesText !== 'string') return;
     if (framesText.slice(0, PAGE_UP.length) === PAGE_UP) return onPageUp(framesText);
+    if (framesText === DELIVERY_ANSWERED) {
+      if (collections.length > 0) collections[collections.length - 1].answered = true;
+      return;
+    }
     if (!helloSent) return;
     if (collections.length > 0) collections[collections.length - 1].push(framesText);
     else post(framesText, false);
@@ -137,22 +143,27 @@ function describe(error) {
 }
 
 // Native pushes down-frames with `return globalThis.__hybridshellRelay.deliver(session, framesText)`.
-// The answer is false (wrong session), or a Promise of the up-frames the page sent while handling
-// them ('' for none): a page handler that answers at once does so within two microtask turns, and
-// its reply then rides back on the delivery instead of costing a post and its reply.
+// The answer is false (wrong session), or the up-frames the page sent while handling them ('' for
+// none): at once when the page says every call in the delivery has answered (plain values from
+// its handlers), else a Promise of them after a few microtask turns, by which a handler that
+// answers with an already settled Promise has answered too. Either way those replies ride back on
+// the delivery instead of costing a post and its reply.
 function deliver(toSession, framesText) {
   if (toSession !== session || typeof framesText !== 'string') return false;
   const texts = [];
   collections.push(texts);
   sendDown(framesText);
+  if (texts.answered === true) return collected(texts);
   let ticks = Promise.resolve();
   for (let i = 0; i < COLLECT_TICKS; i++) ticks = ticks.then(function () {});
-  return ticks.then(function () {
-    collections.splice(collections.indexOf(texts), 1);
-    if (texts.length === 0) return '';
-    if (texts.length === 1) return texts[0];
-    return '[' + texts.map(function (text) { return text.slice(1, -1); }).filter(function (inner) { return inner !== ''; }).join(',') + ']';
-  });
+  return ticks.then(function () { return collected(texts); });
+}
+
+function collected(texts) {
+  collections.splice(collections.indexOf(texts), 1);
+  if (texts.length === 0) return '';
+  if (texts.length === 1) return texts[0];
+  return '[' + texts.map(function (text) { return text.slice(1, -1); }).filter(function (inner) { return inner !== ''; }).join(',') + ']';
 }
 
 Object.defineProperty(globalThis, '__hybridshellRelay', { value: Object.freeze({ deliver: deliver }) });
@@ -181,6 +192,8 @@ Object.defineProperty(window, INSTALLED, { value: true });
 const VERSION = '1.0.0';
 const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
+// Up-frames text the relay takes as "this delivery's calls have all been answered" (never posted).
+const DELIVERY_ANSWERED = '[{"t":"delivery-answered"}]';
 const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 512 });
 const DEFAULT_TIMEOUT = 30000;
 
@@ -289,6 +302,7 @@ function encodePayload(value, maxDepth) {
 // is bounded by maxDepth; heights are memoized so shared sub-objects are walked once.
 function checkShape(value, maxDepth) {
   if (value === null || typeof value !== 'object') return;  // the common scalar payload costs nothing
+  if (isSmallPlainTree(value, maxDepth)) return;
   const heights = new Map();
   const onPath = new Set();
 
@@ -312,6 +326,27 @@ function checkShape(value, maxDepth) {
   }
 
   heightOf(value, 0);
+}
+
+// The common object payload — a small tree, no "__proto__" key, within the depth limit — walked
+// once with no bookkeeping (the walk below allocates a Map and a Set per call). False for
+// anything else, which then gets the walk below: it tells a cycle, a shared node or too much
+// depth apart and words the error. Only containers count against the budget.
+function isSmallPlainTree(value, maxDepth) {
+  let budget = 64;
+  function walk(node, depth) {
+    if (node === null || typeof node !== 'object' || typeof node.toJSON === 'function') return true;
+    if (--budget < 0 || depth >= maxDepth) return false;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) if (!walk(node[i], depth + 1)) return false;
+      return true;
+    }
+    if (hasOwn.call(node, '__proto__')) return false;
+    const keys = Object.keys(node);
+    for (let i = 0; i < keys.length; i++) if (!walk(node[keys[i]], depth + 1)) return false;
+    return true;
+  }
+  return walk(value, 0);
 }
 
 function invalid(message) {
@@ -644,15 +679,25 @@ function createPageHandlers() {
   };
 }
 // Native calling page handlers: a down `call` frame in, an up `reply` (after any `progress`
-// frames) out. `send` queues an outbox entry; `limits` gives the current limits.
+// frames) out. `send` queues an outbox entry; `limits` gives the current limits. `onCall` says
+// whether the call was answered at once (its reply is queued).
 
 function createNativeCalls(handlers, send, limits) {
   function onCall(frame) {
-    if (!isId(frame.id)) return console.warn('hybridshell: ignored a call frame without a valid id');
+    if (!isId(frame.id)) {
+      console.warn('hybridshell: ignored a call frame without a valid id');
+      return true;
+    }
     const id = frame.id;
-    if (typeof frame.h !== 'string') return replyError(id, errorObject(ErrorCode.INVALID_MESSAGE, 'call frame without a handler name'));
+    if (typeof frame.h !== 'string') {
+      replyError(id, errorObject(ErrorCode.INVALID_MESSAGE, 'call frame without a handler name'));
+      return true;
+    }
     const invoker = handlers.resolve(frame.h);
-    if (!invoker) return replyError(id, errorObject(ErrorCode.NOT_FOUND, 'no page handler named "' + frame.h + '"'));
+    if (!invoker) {
+      replyError(id, errorObject(ErrorCode.NOT_FOUND, 'no page handler named "' + frame.h + '"'));
+      return true;
+    }
     let done = false;
     const context = {
       args: frame.args === true,
@@ -668,12 +713,23 @@ function createNativeCalls(handlers, send, limits) {
     const succeed = settleWith(function (value) { replyValue(id, value); });
     const fail = settleWith(function (thrown) { replyError(id, errorFromThrown(thrown)); });
     let result;
+    let thenable;
     try {
       result = invoker(frame.d === undefined ? null : frame.d, context);
+      thenable = result !== null && (typeof result === 'object' || typeof result === 'function') &&
+        typeof result.then === 'function';
     } catch (thrown) {
-      return fail(thrown);
+      fail(thrown);
+      return true;
+    }
+    // A plain value answers now, in the delivery's own task (see core.js receive); only a
+    // thenable waits for its settlement.
+    if (!thenable) {
+      succeed(result);
+      return true;
     }
     Promise.resolve(result).then(succeed, fail);
+    return done;
   }
 
   function replyValue(id, value) {
@@ -834,12 +890,28 @@ function createBridge() {
 
   function receive(frames) {
     outbox.newTask();
+    // A delivery of native calls that all answered at once sends its replies now and says so,
+    // so the relay can hand them back as the delivery's result without waiting for microtask
+    // turns (see relay.js deliver). Anything else (events, replies, a handler that returned a
+    // Promise) leaves its frames to the outbox's usual turn.
+    let answered = frames.length > 0;
     for (const frame of frames) {
       try {
-        dispatch(frame);
+        const isCall = frame !== null && typeof frame === 'object' && frame.t === 'call' && phase === 'ready';
+        if (isCall) {
+          if (!nativeCalls.onCall(frame)) answered = false;
+        } else {
+          answered = false;
+          dispatch(frame);
+        }
       } catch (error) {
+        answered = false;
         console.error('hybridshell: failed to handle a down-frame', error);
       }
+    }
+    if (answered) {
+      outbox.flushNow();
+      channel.send(DELIVERY_ANSWERED);
     }
   }
 

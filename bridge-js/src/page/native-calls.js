@@ -1,13 +1,23 @@
 // Native calling page handlers: a down `call` frame in, an up `reply` (after any `progress`
-// frames) out. `send` queues an outbox entry; `limits` gives the current limits.
+// frames) out. `send` queues an outbox entry; `limits` gives the current limits. `onCall` says
+// whether the call was answered at once (its reply is queued).
 
 function createNativeCalls(handlers, send, limits) {
   function onCall(frame) {
-    if (!isId(frame.id)) return console.warn('hybridshell: ignored a call frame without a valid id');
+    if (!isId(frame.id)) {
+      console.warn('hybridshell: ignored a call frame without a valid id');
+      return true;
+    }
     const id = frame.id;
-    if (typeof frame.h !== 'string') return replyError(id, errorObject(ErrorCode.INVALID_MESSAGE, 'call frame without a handler name'));
+    if (typeof frame.h !== 'string') {
+      replyError(id, errorObject(ErrorCode.INVALID_MESSAGE, 'call frame without a handler name'));
+      return true;
+    }
     const invoker = handlers.resolve(frame.h);
-    if (!invoker) return replyError(id, errorObject(ErrorCode.NOT_FOUND, 'no page handler named "' + frame.h + '"'));
+    if (!invoker) {
+      replyError(id, errorObject(ErrorCode.NOT_FOUND, 'no page handler named "' + frame.h + '"'));
+      return true;
+    }
     let done = false;
     const context = {
       args: frame.args === true,
@@ -23,12 +33,23 @@ function createNativeCalls(handlers, send, limits) {
     const succeed = settleWith(function (value) { replyValue(id, value); });
     const fail = settleWith(function (thrown) { replyError(id, errorFromThrown(thrown)); });
     let result;
+    let thenable;
     try {
       result = invoker(frame.d === undefined ? null : frame.d, context);
+      thenable = result !== null && (typeof result === 'object' || typeof result === 'function') &&
+        typeof result.then === 'function';
     } catch (thrown) {
-      return fail(thrown);
+      fail(thrown);
+      return true;
+    }
+    // A plain value answers now, in the delivery's own task (see core.js receive); only a
+    // thenable waits for its settlement.
+    if (!thenable) {
+      succeed(result);
+      return true;
     }
     Promise.resolve(result).then(succeed, fail);
+    return done;
   }
 
   function replyValue(id, value) {

@@ -19,6 +19,7 @@ function encodePayload(value, maxDepth) {
 // is bounded by maxDepth; heights are memoized so shared sub-objects are walked once.
 function checkShape(value, maxDepth) {
   if (value === null || typeof value !== 'object') return;  // the common scalar payload costs nothing
+  if (isSmallPlainTree(value, maxDepth)) return;
   const heights = new Map();
   const onPath = new Set();
 
@@ -42,6 +43,27 @@ function checkShape(value, maxDepth) {
   }
 
   heightOf(value, 0);
+}
+
+// The common object payload — a small tree, no "__proto__" key, within the depth limit — walked
+// once with no bookkeeping (the walk below allocates a Map and a Set per call). False for
+// anything else, which then gets the walk below: it tells a cycle, a shared node or too much
+// depth apart and words the error. Only containers count against the budget.
+function isSmallPlainTree(value, maxDepth) {
+  let budget = 64;
+  function walk(node, depth) {
+    if (node === null || typeof node !== 'object' || typeof node.toJSON === 'function') return true;
+    if (--budget < 0 || depth >= maxDepth) return false;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) if (!walk(node[i], depth + 1)) return false;
+      return true;
+    }
+    if (hasOwn.call(node, '__proto__')) return false;
+    const keys = Object.keys(node);
+    for (let i = 0; i < keys.length; i++) if (!walk(node[keys[i]], depth + 1)) return false;
+    return true;
+  }
+  return walk(value, 0);
 }
 
 function invalid(message) {
