@@ -28,20 +28,22 @@ public enum UnixSocketCalls {
         }
     }
 
-    /// Accepts one pending connection as a close-on-exec, non-blocking descriptor (`accept4`);
-    /// -1 and `errno` when there is none or it failed.
+    /// Accepts one pending connection (of any socket family) as a close-on-exec descriptor,
+    /// non-blocking unless asked otherwise (`accept4`); -1 and `errno` when there is none or it
+    /// failed.
     ///
     /// Glibc's Swift module hides `accept4` (a GNU extension), so it is looked up once. Plain
     /// `accept` plus `fcntl` would leave a moment in which a process WebKit spawns inherits the
     /// connection and holds it open.
-    public static func accept(_ listening: Int32) -> Int32 {
+    public static func accept(_ listening: Int32, nonBlocking: Bool = true) -> Int32 {
+        let blocking = nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0
         if let accept4 = accept4Function {
-            return accept4(listening, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+            return accept4(listening, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | blocking)
         }
         let descriptor = Glibc.accept(listening, nil, nil)
         if descriptor >= 0 {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            if nonBlocking { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
         }
         return descriptor
     }

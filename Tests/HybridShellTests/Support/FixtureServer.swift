@@ -1,4 +1,5 @@
 import Foundation
+import HybridShell
 import Synchronization
 
 #if canImport(Glibc)
@@ -85,7 +86,7 @@ final class FixtureServer: @unchecked Sendable {
 
     private func acceptLoop() {
         while true {
-            let connection = acceptCloseOnExec(listener)
+            let connection = UnixSocketCalls.accept(listener, nonBlocking: false)
             if connection < 0 {
                 if errno == EINTR { continue }
                 return  // the listener was closed
@@ -172,15 +173,3 @@ final class FixtureServer: @unchecked Sendable {
         }
     }
 }
-
-/// `accept4(…, SOCK_CLOEXEC)`, which Glibc's Swift module hides (looked up once); plain `accept`
-/// and `FD_CLOEXEC` where it is missing.
-private func acceptCloseOnExec(_ listener: Int32) -> Int32 {
-    if let accept4 = fixtureAccept4 { return accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue)) }
-    let connection = accept(listener, nil, nil)
-    if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
-    return connection
-}
-
-private typealias FixtureAccept4 = @convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32
-private let fixtureAccept4: FixtureAccept4? = dlsym(nil, "accept4").map { unsafeBitCast($0, to: FixtureAccept4.self) }
