@@ -17,18 +17,34 @@ extension PageTestWorker {
         // The end of *this* load: a page can finish (`--list`, a done signal) before its own load
         // did, and that load's late end must not count as the blank's — the next page would then
         // start while the blank commits, and read as "refused" (seen once on a fresh machine).
+        // The URL in a load event is no proof: once a load is asked for, WebKit reports its URL
+        // for events of the load still under way (a page that navigated itself away, whose new
+        // document was committing as its run ended; its late end let the next page start while
+        // the blank was still to come, and the blank then cancelled it). So our own blank names
+        // itself in its title: done once that title is in and no load is under way. (WebKit
+        // reports a document's title after that document's load end.)
         var blankStarted = false
         let finished = PageEventExpectation<Bool>(view) { event in
             switch event {
             case .loadStarted(let url), .loadCommitted(let url):
-                if url == "about:blank" || url == WebView.internalBlankURL { blankStarted = true }
+                if !resettingName, url == "about:blank" { blankStarted = true }
                 return nil
+            case .titleChanged(let title):
+                guard resettingName, title == Self.blankTitle else { return nil }
+                blankStarted = true
+                return view.isLoading ? nil : true
             case .loadFinished(_, let succeeded): return blankStarted ? succeeded : nil
             default: return nil
             }
         }
-        if resettingName { view.loadInternalBlank(html: "<!doctype html><script>window.name = ''</script>") }
-        else { view.load("about:blank") }
+        if resettingName {
+            view.loadInternalBlank(html: "<!doctype html><title>\(Self.blankTitle)</title><script>window.name = ''</script>")
+        } else {
+            view.load("about:blank")
+        }
         return (try? await finished.value(timeout: .seconds(10), "about:blank between pages")) == true
     }
+
+    /// The title of the blank document between isolated pages.
+    static let blankTitle = "hybridshell-blank"
 }
