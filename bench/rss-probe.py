@@ -64,9 +64,10 @@ def kind(mapping):
     return "anon: other mmap (bmalloc/libpas, large malloc)"
 
 
-def status_field(pid, key):
+def proc_field(pid, name, key):
+    """The number after `key` in /proc/PID/NAME (0 when the process or the line is gone)."""
     try:
-        with open(f"/proc/{pid}/status") as file:
+        with open(f"/proc/{pid}/{name}") as file:
             for line in file:
                 if line.startswith(key):
                     return int(line.split()[1])
@@ -75,15 +76,12 @@ def status_field(pid, key):
     return 0
 
 
+def status_field(pid, key):
+    return proc_field(pid, "status", key)
+
+
 def rchar(pid):
-    try:
-        with open(f"/proc/{pid}/io") as file:
-            for line in file:
-                if line.startswith("rchar:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return proc_field(pid, "io", "rchar:")
 
 
 def cpu_ms(pid):
