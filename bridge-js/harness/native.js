@@ -206,7 +206,7 @@ class FakeNative {
   // The relay answers a delivery with the up-frames the page sent while handling it; native
   // handles them as it handles a post, pushing what a post would have answered.
   deliver(framesText, session = this.session) {
-    const answer = this.isolated.global.__hybridshellRelay.deliver(session, framesText);
+    const answer = this.isolated.global.__hybridshellRelay.deliver(session + framesText);
     // The answer is the text itself when every call answered at once, else a Promise of it.
     const handle = (text) => {
       if (typeof text !== 'string' || text === '') return;

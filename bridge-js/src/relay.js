@@ -11,12 +11,14 @@ const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
 const PAGE_UP = '[{"t":"page-up"';
 const POST_ERROR = '[{"t":"error",';
-// The page's word that every call of the delivery being handled has its reply queued (core.js).
-const DELIVERY_ANSWERED = '[{"t":"delivery-answered"}]';
+// The page's last up-frames for the delivery being handled, and its word that every call of it
+// has answered (core.js receive).
+const UP_ANSWERED_EVENT = 'hybridshell:up-answered';
 
 const window = globalThis;
 const CustomEvent = window.CustomEvent;
 const session = randomHex(16);
+const SESSION_LENGTH = session.length;
 const secret = randomHex(16);
 let helloSent = false;
 // While a delivery is being handled, the page's up-frames go to its collection (the newest open
@@ -45,13 +47,27 @@ function onUp(event) {
     const framesText = event.detail;
     if (typeof framesText !== 'string') return;
     if (framesText.slice(0, PAGE_UP.length) === PAGE_UP) return onPageUp(framesText);
-    if (framesText === DELIVERY_ANSWERED) {
-      if (collections.length > 0) collections[collections.length - 1].answered = true;
-      return;
-    }
     if (!helloSent) return;
     if (collections.length > 0) collections[collections.length - 1].push(framesText);
     else post(framesText, false);
+  } catch (error) {
+    console.error('hybridshell relay: dropped up-frames', error);
+  }
+}
+
+// Like onUp for the frames; then the delivery being handled is answered. Outside a delivery (a
+// page dispatching the event itself) the frames are posted as usual.
+function onUpAnswered(event) {
+  try {
+    const framesText = event.detail;
+    if (typeof framesText !== 'string' || !helloSent || framesText.slice(0, PAGE_UP.length) === PAGE_UP) return;
+    if (collections.length === 0) {
+      if (framesText !== '') post(framesText, false);
+      return;
+    }
+    const texts = collections[collections.length - 1];
+    if (framesText !== '') texts.push(framesText);
+    texts.answered = true;
   } catch (error) {
     console.error('hybridshell relay: dropped up-frames', error);
   }
@@ -138,14 +154,17 @@ function describe(error) {
   }
 }
 
-// Native pushes down-frames with `return globalThis.__hybridshellRelay.deliver(session, framesText)`.
+// Native pushes down-frames with `return globalThis.__hybridshellRelay.deliver(m)`, where m is the
+// session (32 hex digits) followed by the frames text: one typed argument, as each argument costs
+// WebKit a conversion on both sides of the call.
 // The answer is false (wrong session), or the up-frames the page sent while handling them ('' for
 // none): at once when the page says every call in the delivery has answered (plain values from
 // its handlers), else a Promise of them after a few microtask turns, by which a handler that
 // answers with an already settled Promise has answered too. Either way those replies ride back on
 // the delivery instead of costing a post and its reply.
-function deliver(toSession, framesText) {
-  if (toSession !== session || typeof framesText !== 'string') return false;
+function deliver(text) {
+  if (typeof text !== 'string' || text.slice(0, SESSION_LENGTH) !== session) return false;
+  const framesText = text.slice(SESSION_LENGTH);
   const texts = [];
   collections.push(texts);
   sendDown(framesText);
@@ -164,5 +183,6 @@ function collected(texts) {
 
 Object.defineProperty(globalThis, '__hybridshellRelay', { value: Object.freeze({ deliver: deliver }) });
 window.addEventListener(UP_EVENT, onUp);
+window.addEventListener(UP_ANSWERED_EVENT, onUpAnswered);
 sendDown('[{"t":"relay-up"}]');
 })();

@@ -89,9 +89,11 @@ test('the relay delivers only to its own session', async () => {
   const relay = env.isolated.global.__hybridshellRelay;
   const events = [];
   env.hybrid.on('ping', (data) => events.push(data));
-  assert.strictEqual(relay.deliver('ffffffffffffffffffffffffffffffff', '[{"t":"event","n":"ping","d":1}]'), false);
-  assert.strictEqual(typeof relay.deliver(env.native.session, '[{"t":"event","n":"ping","d":2}]').then, 'function');
-  assert.strictEqual(relay.deliver(env.native.session, 42), false);
+  assert.strictEqual(relay.deliver('ffffffffffffffffffffffffffffffff' + '[{"t":"event","n":"ping","d":1}]'), false);
+  assert.strictEqual(typeof relay.deliver(env.native.session + '[{"t":"event","n":"ping","d":2}]').then, 'function');
+  assert.strictEqual(relay.deliver(env.native.session.slice(1) + '[{"t":"event","n":"ping","d":3}]'), false);
+  assert.strictEqual(relay.deliver(42), false);
+  assert.strictEqual(relay.deliver([env.native.session + '[]']), false, 'only a string');
   assert.deepStrictEqual(events, [2]);
 });
 

@@ -152,18 +152,39 @@ test('a delivery whose calls all answer with plain values returns its replies at
   env.hybrid.register('page.later', (n) => Promise.resolve(n + 1));
   const relay = env.native.isolated.global.__hybridshellRelay;
   const session = env.native.session;
-  const now = relay.deliver(session, JSON.stringify([{ t: 'call', id: 901, h: 'page.square', d: 7 }, { t: 'call', id: 902, h: 'page.missing', d: 0 }]));
+  const now = relay.deliver(session + JSON.stringify([{ t: 'call', id: 901, h: 'page.square', d: 7 }, { t: 'call', id: 902, h: 'page.missing', d: 0 }]));
   assert.strictEqual(typeof now, 'string', 'plain answers come back without a Promise');
   assert.deepStrictEqual(plain(JSON.parse(now)).map((frame) => [frame.t, frame.id, frame.ok]), [['reply', 901, true], ['reply', 902, false]]);
   assert.strictEqual(JSON.parse(now)[0].d, 49);
-  const later = relay.deliver(session, JSON.stringify([{ t: 'call', id: 903, h: 'page.later', d: 1 }]));
+  const later = relay.deliver(session + JSON.stringify([{ t: 'call', id: 903, h: 'page.later', d: 1 }]));
   assert.strictEqual(typeof later.then, 'function', 'a Promise answer keeps the delivery open');
   assert.deepStrictEqual(plain(JSON.parse(await later)), [{ t: 'reply', id: 903, ok: true, d: 2 }]);
   // An event in the delivery keeps it open too (its handlers may answer within a few turns).
-  const withEvent = relay.deliver(session, JSON.stringify([{ t: 'call', id: 904, h: 'page.square', d: 2 }, { t: 'event', n: 'x', d: null }]));
+  const withEvent = relay.deliver(session + JSON.stringify([{ t: 'call', id: 904, h: 'page.square', d: 2 }, { t: 'event', n: 'x', d: null }]));
   assert.strictEqual(typeof withEvent.then, 'function');
   assert.strictEqual(JSON.parse(await withEvent)[0].d, 4);
   // The page's "answered" word is for the relay only: native never sees it.
   await env.clock.tick(0);
   assert.ok(!env.native.posts.some((text) => text.includes('delivery-answered')), env.native.posts.join('\n'));
+});
+
+test('an answered delivery costs the page one up-event, and a forged "answered" event is only a post', async () => {
+  const env = await ready();
+  env.hybrid.register('page.square', (n) => n * n);
+  const relay = env.native.isolated.global.__hybridshellRelay;
+  const seen = [];
+  for (const type of ['hybridshell:up', 'hybridshell:up-answered']) {
+    env.isolated.global.addEventListener(type, (event) => seen.push([type, event.detail]));
+  }
+  const now = relay.deliver(env.native.session + JSON.stringify([{ t: 'call', id: 911, h: 'page.square', d: 3 }]));
+  assert.strictEqual(typeof now, 'string');
+  assert.deepStrictEqual(seen.map(([type]) => type), ['hybridshell:up-answered'], 'the replies and the word travel together');
+  assert.strictEqual(seen[0][1], now);
+  // The page may dispatch the event itself: outside a delivery its frames are posted like any
+  // others (native checks them), and a page-up through it is ignored.
+  const before = env.native.posts.length;
+  env.window.dispatchEvent(new env.window.CustomEvent('hybridshell:up-answered', { detail: '[{"t":"page-up","dialects":[]}]' }));
+  env.window.dispatchEvent(new env.window.CustomEvent('hybridshell:up-answered', { detail: '[{"t":"cancel","id":5}]' }));
+  await env.settle();
+  assert.deepStrictEqual(env.native.posts.slice(before).map((text) => JSON.parse(text).m), [[{ t: 'cancel', id: 5 }]]);
 });

@@ -54,12 +54,13 @@ extension Bridge {
     }
 
     func scheduleDrain(_ session: BridgeSession) {
-        guard !session.drainScheduled else { return }
-        session.drainScheduled = true
-        Task { @EngineActor [weak self, weak session] in
-            guard let self, let session else { return }
-            session.drainScheduled = false
-            self.drain(session)
+        guard session.drainTimer == nil else { return }
+        // A main-loop source, not a job: GLibExecutor runs the jobs that jobs queue in the same
+        // dispatch, and the point of a slice is to let the loop's other sources run in between.
+        session.drainTimer = LoopTimer(after: .zero) { [weak self, weak session] in
+            guard let session else { return }
+            session.drainTimer = nil
+            self?.drain(session)
         }
     }
 
@@ -101,7 +102,11 @@ extension Bridge {
             return
         }
         let started = ContinuousClock.now
-        while !session.backlog.isEmpty, ContinuousClock.now - started <= configuration.dispatchSlice {
+        // At least one entry per slice, whatever the budget: a budget spent before the first entry
+        // (zero, or a stalled clock read) must still make progress, not reschedule forever.
+        var first = true
+        while !session.backlog.isEmpty, first || ContinuousClock.now - started <= configuration.dispatchSlice {
+            first = false
             var work: SliceWork
             switch session.backlog.removeFirst() {
             case .frames(let rest):

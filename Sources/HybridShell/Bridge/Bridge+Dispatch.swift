@@ -46,8 +46,11 @@ extension Bridge {
         var replyIsHeld = false
         var index = frames.startIndex
         while index < frames.endIndex {
-            // The clock is read every 64 frames: often enough for the budget, cheap per frame.
-            if (index - frames.startIndex) % 64 == 0, ContinuousClock.now - sliceStarted > configuration.dispatchSlice { break }
+            // The clock is read every 64 frames: often enough for the budget, cheap per frame. A
+            // slice handles 64 frames at least, so a spent budget still makes progress (a slice
+            // that handled none would be rescheduled with the same work, forever).
+            if index > frames.startIndex, (index - frames.startIndex) % 64 == 0,
+               ContinuousClock.now - sliceStarted > configuration.dispatchSlice { break }
             let frame = frames[index]
             index += 1
             switch frame {

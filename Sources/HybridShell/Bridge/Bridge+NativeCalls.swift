@@ -74,13 +74,16 @@ extension Bridge {
         if !EndOfJobs.schedule(flush) { Task { @EngineActor in flush() } }
     }
 
+    /// Pushes down-frames to the relay (bridge-js/src/relay.js `deliver`): `m` is the session id
+    /// followed by the frames text, one argument (WebKit converts each argument on both sides).
+    static let deliverBody = "return globalThis.__hybridshellRelay.deliver(m);"
+
     /// Sends the session's queued frames as one delivery; nothing is held strongly across the await.
     private func flush(_ session: BridgeSession) {
         guard let (engine, frames) = takeOutbox(session) else { return }
         if let direct = engine as? any StringFunctionCalling {
             // The answer is read in WebKit's callback: no job between it and the waiting call.
-            direct.callFunctionReturningString("return globalThis.__hybridshellRelay.deliver(s, m);",
-                                               strings: ["s": session.id, "m": frames], in: .isolated(Bridge.world)) {
+            direct.callFunctionReturningString(Self.deliverBody, strings: ["m": session.id + frames], in: .isolated(Bridge.world)) {
                 [weak self, weak session] answer in
                 guard let self, let session, let text = (try? answer.get()) ?? nil, !text.isEmpty else { return }
                 self.receiveDeliveryAnswer(text, session: session)
@@ -90,7 +93,7 @@ extension Bridge {
         Task { @EngineActor [weak self, weak session, engine] in
             guard let session else { return }
             let answer = try? await engine.callFunctionReturningString(
-                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": session.id, "m": frames],
+                Self.deliverBody, strings: ["m": session.id + frames],
                 in: .isolated(Bridge.world))
             guard let self, let text = answer ?? nil, !text.isEmpty else { return }
             self.receiveDeliveryAnswer(text, session: session)
@@ -112,7 +115,7 @@ extension Bridge {
         guard !session.isEnded, self.session === session else { return }
         let arrived = ContinuousClock.now
         do {
-            let post = try InboundPost.read(#"{"v":1,"s":"\#(session.id)","m":"# + framesText + "}",
+            let post = try InboundPost.read(frames: framesText, session: session.id,
                                             maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth)
             dispatch(post.frames, in: session, reply: nil, arrived: arrived, size: framesText.utf8.count)
         } catch {
@@ -142,7 +145,7 @@ extension Bridge {
         let id = session.id
         Task { @EngineActor [weak self, weak session, weak handled] in
             let answer = try? await engine.callFunctionReturningString(
-                "return globalThis.__hybridshellRelay.deliver(s, m);", strings: ["s": id, "m": frames], in: .isolated(Bridge.world))
+                Self.deliverBody, strings: ["m": id + frames], in: .isolated(Bridge.world))
             if let self, let session {
                 if let text = answer ?? nil, !text.isEmpty { self.receiveDeliveryAnswer(text, session: session) }
                 self.drainAll(session)

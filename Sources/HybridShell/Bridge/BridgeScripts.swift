@@ -15,12 +15,14 @@ const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
 const PAGE_UP = '[{"t":"page-up"';
 const POST_ERROR = '[{"t":"error",';
-// The page's word that every call of the delivery being handled has its reply queued (core.js).
-const DELIVERY_ANSWERED = '[{"t":"delivery-answered"}]';
+// The page's last up-frames for the delivery being handled, and its word that every call of it
+// has answered (core.js receive).
+const UP_ANSWERED_EVENT = 'hybridshell:up-answered';
 
 const window = globalThis;
 const CustomEvent = window.CustomEvent;
 const session = randomHex(16);
+const SESSION_LENGTH = session.length;
 const secret = randomHex(16);
 let helloSent = false;
 // While a delivery is being handled, the page's up-frames go to its collection (the newest open
@@ -49,13 +51,27 @@ function onUp(event) {
     const framesText = event.detail;
     if (typeof framesText !== 'string') return;
     if (framesText.slice(0, PAGE_UP.length) === PAGE_UP) return onPageUp(framesText);
-    if (framesText === DELIVERY_ANSWERED) {
-      if (collections.length > 0) collections[collections.length - 1].answered = true;
-      return;
-    }
     if (!helloSent) return;
     if (collections.length > 0) collections[collections.length - 1].push(framesText);
     else post(framesText, false);
+  } catch (error) {
+    console.error('hybridshell relay: dropped up-frames', error);
+  }
+}
+
+// Like onUp for the frames; then the delivery being handled is answered. Outside a delivery (a
+// page dispatching the event itself) the frames are posted as usual.
+function onUpAnswered(event) {
+  try {
+    const framesText = event.detail;
+    if (typeof framesText !== 'string' || !helloSent || framesText.slice(0, PAGE_UP.length) === PAGE_UP) return;
+    if (collections.length === 0) {
+      if (framesText !== '') post(framesText, false);
+      return;
+    }
+    const texts = collections[collections.length - 1];
+    if (framesText !== '') texts.push(framesText);
+    texts.answered = true;
   } catch (error) {
     console.error('hybridshell relay: dropped up-frames', error);
   }
@@ -142,14 +158,17 @@ function describe(error) {
   }
 }
 
-// Native pushes down-frames with `return globalThis.__hybridshellRelay.deliver(session, framesText)`.
+// Native pushes down-frames with `return globalThis.__hybridshellRelay.deliver(m)`, where m is the
+// session (32 hex digits) followed by the frames text: one typed argument, as each argument costs
+// WebKit a conversion on both sides of the call.
 // The answer is false (wrong session), or the up-frames the page sent while handling them ('' for
 // none): at once when the page says every call in the delivery has answered (plain values from
 // its handlers), else a Promise of them after a few microtask turns, by which a handler that
 // answers with an already settled Promise has answered too. Either way those replies ride back on
 // the delivery instead of costing a post and its reply.
-function deliver(toSession, framesText) {
-  if (toSession !== session || typeof framesText !== 'string') return false;
+function deliver(text) {
+  if (typeof text !== 'string' || text.slice(0, SESSION_LENGTH) !== session) return false;
+  const framesText = text.slice(SESSION_LENGTH);
   const texts = [];
   collections.push(texts);
   sendDown(framesText);
@@ -168,6 +187,7 @@ function collected(texts) {
 
 Object.defineProperty(globalThis, '__hybridshellRelay', { value: Object.freeze({ deliver: deliver }) });
 window.addEventListener(UP_EVENT, onUp);
+window.addEventListener(UP_ANSWERED_EVENT, onUpAnswered);
 sendDown('[{"t":"relay-up"}]');
 })();
 
@@ -192,8 +212,9 @@ Object.defineProperty(window, INSTALLED, { value: true });
 const VERSION = '1.0.0';
 const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
-// Up-frames text the relay takes as "this delivery's calls have all been answered" (never posted).
-const DELIVERY_ANSWERED = '[{"t":"delivery-answered"}]';
+// The last up-frames of a delivery whose calls have all been answered come as this event instead
+// of UP_EVENT (see core.js receive): the relay hands them back as the delivery's result at once.
+const UP_ANSWERED_EVENT = 'hybridshell:up-answered';
 const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 512 });
 const DEFAULT_TIMEOUT = 30000;
 
@@ -408,8 +429,15 @@ function createChannel(onFrames) {
     if (Array.isArray(frames)) onFrames(frames);
   }
 
+  // The up-frames that answer the delivery being handled, and the word that it is answered
+  // ('' when nothing is left to send).
+  function sendAnswered(framesText) {
+    window.dispatchEvent(new CustomEvent(UP_ANSWERED_EVENT, { detail: framesText }));
+  }
+
   return {
     send: send,
+    sendAnswered: sendAnswered,
     listen: function () { window.addEventListener(DOWN_EVENT, receive); },
   };
 }
@@ -431,6 +459,10 @@ function createOutbox(send) {
   let scheduled = false;
   let maxPayload = DEFAULT_LIMITS.maxPayload;
   let postsThisTask = 0;
+  // While a delivery is being handled (see core.js receive) nothing is scheduled: the delivery
+  // either sends its frames itself at its end or schedules them then. A queued microtask, even one
+  // that finds nothing left to send, costs the web process a main-loop iteration per native call.
+  let holds = 0;
 
   // `entry` is {text, callId?, tooLarge()}: tooLarge runs instead of sending an oversized frame.
   function push(entry) {
@@ -439,7 +471,7 @@ function createOutbox(send) {
   }
 
   function schedule() {
-    if (!open || scheduled || entries.length === 0) return;
+    if (!open || scheduled || holds > 0 || entries.length === 0) return;
     scheduled = true;
     if (postsThisTask >= BURST_POSTS) setTimeout(flushInNextTask, 0);
     else queueMicrotask(flush);
@@ -467,33 +499,47 @@ function createOutbox(send) {
     return true;
   }
 
-  function flush() {
+  // With `last`, the last post goes through `last` instead of `send` ('' when there is none).
+  function flush(last) {
     scheduled = false;
-    if (!open) return;
-    const batch = entries;
-    entries = [];
-    let texts = [];
-    let length = 2;
-    for (const entry of batch) {
-      if (entry.text.length > maxPayload) {
-        entry.tooLarge();
-        continue;
+    let held = null;
+    const post = function (text) {
+      if (held !== null) countPost(held);
+      held = text;
+    };
+    if (open) {
+      const batch = entries;
+      entries = [];
+      let texts = [];
+      let length = 2;
+      for (const entry of batch) {
+        if (entry.text.length > maxPayload) {
+          entry.tooLarge();
+          continue;
+        }
+        if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
+          post('[' + texts.join(',') + ']');
+          texts = [];
+          length = 2;
+        }
+        length += entry.text.length + (texts.length > 0 ? 1 : 0);
+        texts.push(entry.text);
       }
-      if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
-        countPost('[' + texts.join(',') + ']');
-        texts = [];
-        length = 2;
-      }
-      length += entry.text.length + (texts.length > 0 ? 1 : 0);
-      texts.push(entry.text);
+      if (texts.length > 0) post('[' + texts.join(',') + ']');
     }
-    if (texts.length > 0) countPost('[' + texts.join(',') + ']');
+    if (typeof last !== 'function') {
+      if (held !== null) countPost(held);
+      return;
+    }
+    if (held !== null) postsThisTask++;
+    last(held === null ? '' : held);
   }
 
   return {
     push: push,
     withdraw: withdraw,
-    // Sends what is queued now rather than in a microtask (the document is about to go away).
+    // Sends what is queued now rather than in a microtask (the document is about to go away, or
+    // a delivery's calls have all answered: see core.js receive).
     flushNow: flush,
     open: function (limits) {
       maxPayload = limits.maxPayload;
@@ -508,6 +554,11 @@ function createOutbox(send) {
     // post counted so far left in an earlier task. (The relay's local refusal of a post it could
     // not send also comes this way, within the task; such a post cost native nothing.)
     newTask: function () { postsThisTask = 0; },
+    hold: function () { holds++; },
+    release: function () {
+      holds--;
+      schedule();
+    },
     get maxPayload() { return maxPayload; },
   };
 }
@@ -890,28 +941,30 @@ function createBridge() {
 
   function receive(frames) {
     outbox.newTask();
-    // A delivery of native calls that all answered at once sends its replies now and says so,
-    // so the relay can hand them back as the delivery's result without waiting for microtask
-    // turns (see relay.js deliver). Anything else (events, replies, a handler that returned a
-    // Promise) leaves its frames to the outbox's usual turn.
+    // A delivery of native calls that all answered at once sends its replies now, the last of
+    // them as UP_ANSWERED_EVENT, so the relay can hand them back as the delivery's result without
+    // waiting for microtask turns (see relay.js deliver). Anything else (events, replies, a
+    // handler that returned a Promise) leaves its frames to the outbox's usual turn.
     let answered = frames.length > 0;
-    for (const frame of frames) {
-      try {
-        const isCall = frame !== null && typeof frame === 'object' && frame.t === 'call' && phase === 'ready';
-        if (isCall) {
-          if (!nativeCalls.onCall(frame)) answered = false;
-        } else {
+    outbox.hold();
+    try {
+      for (const frame of frames) {
+        try {
+          const isCall = frame !== null && typeof frame === 'object' && frame.t === 'call' && phase === 'ready';
+          if (isCall) {
+            if (!nativeCalls.onCall(frame)) answered = false;
+          } else {
+            answered = false;
+            dispatch(frame);
+          }
+        } catch (error) {
           answered = false;
-          dispatch(frame);
+          console.error('hybridshell: failed to handle a down-frame', error);
         }
-      } catch (error) {
-        answered = false;
-        console.error('hybridshell: failed to handle a down-frame', error);
       }
-    }
-    if (answered) {
-      outbox.flushNow();
-      channel.send(DELIVERY_ANSWERED);
+      if (answered) outbox.flushNow(channel.sendAnswered);
+    } finally {
+      outbox.release();
     }
   }
 

@@ -23,7 +23,8 @@ final class BridgeSession {
     var queuedCalls = 0
     /// Posts, or the rest of one, waiting for a later main-loop turn, in arrival order.
     var backlog: [BacklogEntry] = []
-    var drainScheduled = false
+    /// The main-loop source that runs the next slice of the backlog, while one is scheduled.
+    var drainTimer: LoopTimer?
     /// False after dsbridge's `_dsb.disableJavascriptDialogBlock(true)`: dialogs answer at once.
     var dialogsBlock = true
 

@@ -18,7 +18,9 @@ final class AsyncCallCompletion {
 let asyncCallReady: GAsyncReadyCallback = { source, result, data in
     nonisolated(unsafe) let completion = Unmanaged<AsyncCallCompletion>.fromOpaque(data!).takeRetainedValue()
     nonisolated(unsafe) let (source, result) = (source, result)
-    EngineActor.assumeIsolated { completion.finish(UnsafeMutableRawPointer(source), result) }
+    GLibExecutor.shared.runCallback {
+        EngineActor.assumeIsolated { completion.finish(UnsafeMutableRawPointer(source), result) }
+    }
 }
 
 /// A `GCancellable` that a Swift task's cancellation handler (any thread) may cancel while the loop

@@ -27,6 +27,10 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.withLock { $0.append(job) }
+        // A job queued on the loop thread while jobs or a callback run there is taken before that
+        // dispatch ends (see `runJobs`): making the source ready would cost an eventfd write and
+        // a main-loop iteration for nothing.
+        if pthread_self() == loopThread.load(ordering: .relaxed), isDraining || inCallback { return }
         MainLoop.ensureRunning()
         g_source_set_ready_time(source, 0)
     }
@@ -54,6 +58,10 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
     // Touched only on the loop thread, inside and around `drain()`.
     private nonisolated(unsafe) var isDraining = false
     private nonisolated(unsafe) var afterDrain: [@EngineActor () -> Void] = []
+    private nonisolated(unsafe) var inCallback = false
+    /// The thread iterating the default context (`prepare` records it): `enqueue` compares it with
+    /// its own thread instead of asking GLib, which takes the context's lock.
+    fileprivate let loopThread = Atomic<pthread_t>(0)
 
     /// Runs `body` once the jobs of the current dispatch have run, in that same dispatch (saving
     /// the main-loop turn a new job would wait for). False, and nothing scheduled, outside a
@@ -75,9 +83,25 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
     fileprivate nonisolated(unsafe) var turnCount: UInt64 = 0
 
     fileprivate func drain() {
-        isDraining = true
-        defer { runAfterDrain() }
         g_source_set_ready_time(source, -1)
+        runJobs()
+    }
+
+    /// Runs a GLib callback's `body` (a WebKit completion, a signal), then, in the same dispatch,
+    /// the jobs it queued: a task the callback resumed runs now instead of one main-loop iteration
+    /// later (a native → page call's reply resumes its caller this way).
+    func runCallback(_ body: () -> Void) {
+        guard !isDraining, !inCallback else { return body() }
+        inCallback = true
+        body()
+        inCallback = false
+        if queue.withLock({ !$0.isEmpty }) { runJobs() }
+    }
+
+    /// Runs the queued jobs; those they queue wait for the next dispatch, so a task that keeps
+    /// hopping (or work that reschedules itself) cannot starve GTK's own event sources.
+    private func runJobs() {
+        isDraining = true
         let jobs = queue.withLock { pending -> [UnownedJob] in
             let taken = pending
             pending.removeAll(keepingCapacity: true)
@@ -87,6 +111,8 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
         for job in jobs {
             job.runSynchronously(on: executor)
         }
+        runAfterDrain()
+        isDraining = false
         if queue.withLock({ !$0.isEmpty }) {
             g_source_set_ready_time(source, 0)
         }
@@ -98,7 +124,6 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
             afterDrain.removeAll()
             EngineActor.assumeIsolated { for body in bodies { body() } }
         }
-        isDraining = false
     }
 }
 
@@ -111,6 +136,7 @@ private let jobSourceDispatch: @convention(c) (
 
 private let jobSourcePrepare: @convention(c) (UnsafeMutablePointer<GSource>?, UnsafeMutablePointer<gint>?) -> gboolean = { _, timeout in
     GLibExecutor.shared.turnCount &+= 1
+    GLibExecutor.shared.loopThread.store(pthread_self(), ordering: .relaxed)
     timeout?.pointee = -1  // no opinion: the ready time (set by `enqueue`) decides
     return hs_false()
 }

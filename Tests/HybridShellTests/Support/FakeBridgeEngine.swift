@@ -59,7 +59,9 @@ final class FakeBridgeEngine: BridgeEngine {
     }
 
     func callFunctionReturningString(_ body: String, strings: [String: String], in world: ScriptWorld) async throws -> String? {
-        let session = strings["s"] ?? "", frames = strings["m"] ?? ""
+        // `m` is the session id (32 hex digits) followed by the frames text (Bridge.deliverBody).
+        let joined = strings["m"] ?? ""
+        let session = String(joined.prefix(32)), frames = String(joined.dropFirst(32))
         deliveries.append((session, frames))
         wake()
         return answerDelivery(session, frames)

@@ -16,8 +16,9 @@ Object.defineProperty(window, INSTALLED, { value: true });
 const VERSION = '1.0.0';
 const UP_EVENT = 'hybridshell:up';
 const DOWN_EVENT = 'hybridshell:down';
-// Up-frames text the relay takes as "this delivery's calls have all been answered" (never posted).
-const DELIVERY_ANSWERED = '[{"t":"delivery-answered"}]';
+// The last up-frames of a delivery whose calls have all been answered come as this event instead
+// of UP_EVENT (see core.js receive): the relay hands them back as the delivery's result at once.
+const UP_ANSWERED_EVENT = 'hybridshell:up-answered';
 const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 512 });
 const DEFAULT_TIMEOUT = 30000;
 

@@ -19,8 +19,15 @@ function createChannel(onFrames) {
     if (Array.isArray(frames)) onFrames(frames);
   }
 
+  // The up-frames that answer the delivery being handled, and the word that it is answered
+  // ('' when nothing is left to send).
+  function sendAnswered(framesText) {
+    window.dispatchEvent(new CustomEvent(UP_ANSWERED_EVENT, { detail: framesText }));
+  }
+
   return {
     send: send,
+    sendAnswered: sendAnswered,
     listen: function () { window.addEventListener(DOWN_EVENT, receive); },
   };
 }

@@ -31,28 +31,30 @@ function createBridge() {
 
   function receive(frames) {
     outbox.newTask();
-    // A delivery of native calls that all answered at once sends its replies now and says so,
-    // so the relay can hand them back as the delivery's result without waiting for microtask
-    // turns (see relay.js deliver). Anything else (events, replies, a handler that returned a
-    // Promise) leaves its frames to the outbox's usual turn.
+    // A delivery of native calls that all answered at once sends its replies now, the last of
+    // them as UP_ANSWERED_EVENT, so the relay can hand them back as the delivery's result without
+    // waiting for microtask turns (see relay.js deliver). Anything else (events, replies, a
+    // handler that returned a Promise) leaves its frames to the outbox's usual turn.
     let answered = frames.length > 0;
-    for (const frame of frames) {
-      try {
-        const isCall = frame !== null && typeof frame === 'object' && frame.t === 'call' && phase === 'ready';
-        if (isCall) {
-          if (!nativeCalls.onCall(frame)) answered = false;
-        } else {
+    outbox.hold();
+    try {
+      for (const frame of frames) {
+        try {
+          const isCall = frame !== null && typeof frame === 'object' && frame.t === 'call' && phase === 'ready';
+          if (isCall) {
+            if (!nativeCalls.onCall(frame)) answered = false;
+          } else {
+            answered = false;
+            dispatch(frame);
+          }
+        } catch (error) {
           answered = false;
-          dispatch(frame);
+          console.error('hybridshell: failed to handle a down-frame', error);
         }
-      } catch (error) {
-        answered = false;
-        console.error('hybridshell: failed to handle a down-frame', error);
       }
-    }
-    if (answered) {
-      outbox.flushNow();
-      channel.send(DELIVERY_ANSWERED);
+      if (answered) outbox.flushNow(channel.sendAnswered);
+    } finally {
+      outbox.release();
     }
   }
 

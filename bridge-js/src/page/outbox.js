@@ -16,6 +16,10 @@ function createOutbox(send) {
   let scheduled = false;
   let maxPayload = DEFAULT_LIMITS.maxPayload;
   let postsThisTask = 0;
+  // While a delivery is being handled (see core.js receive) nothing is scheduled: the delivery
+  // either sends its frames itself at its end or schedules them then. A queued microtask, even one
+  // that finds nothing left to send, costs the web process a main-loop iteration per native call.
+  let holds = 0;
 
   // `entry` is {text, callId?, tooLarge()}: tooLarge runs instead of sending an oversized frame.
   function push(entry) {
@@ -24,7 +28,7 @@ function createOutbox(send) {
   }
 
   function schedule() {
-    if (!open || scheduled || entries.length === 0) return;
+    if (!open || scheduled || holds > 0 || entries.length === 0) return;
     scheduled = true;
     if (postsThisTask >= BURST_POSTS) setTimeout(flushInNextTask, 0);
     else queueMicrotask(flush);
@@ -52,33 +56,47 @@ function createOutbox(send) {
     return true;
   }
 
-  function flush() {
+  // With `last`, the last post goes through `last` instead of `send` ('' when there is none).
+  function flush(last) {
     scheduled = false;
-    if (!open) return;
-    const batch = entries;
-    entries = [];
-    let texts = [];
-    let length = 2;
-    for (const entry of batch) {
-      if (entry.text.length > maxPayload) {
-        entry.tooLarge();
-        continue;
+    let held = null;
+    const post = function (text) {
+      if (held !== null) countPost(held);
+      held = text;
+    };
+    if (open) {
+      const batch = entries;
+      entries = [];
+      let texts = [];
+      let length = 2;
+      for (const entry of batch) {
+        if (entry.text.length > maxPayload) {
+          entry.tooLarge();
+          continue;
+        }
+        if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
+          post('[' + texts.join(',') + ']');
+          texts = [];
+          length = 2;
+        }
+        length += entry.text.length + (texts.length > 0 ? 1 : 0);
+        texts.push(entry.text);
       }
-      if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
-        countPost('[' + texts.join(',') + ']');
-        texts = [];
-        length = 2;
-      }
-      length += entry.text.length + (texts.length > 0 ? 1 : 0);
-      texts.push(entry.text);
+      if (texts.length > 0) post('[' + texts.join(',') + ']');
     }
-    if (texts.length > 0) countPost('[' + texts.join(',') + ']');
+    if (typeof last !== 'function') {
+      if (held !== null) countPost(held);
+      return;
+    }
+    if (held !== null) postsThisTask++;
+    last(held === null ? '' : held);
   }
 
   return {
     push: push,
     withdraw: withdraw,
-    // Sends what is queued now rather than in a microtask (the document is about to go away).
+    // Sends what is queued now rather than in a microtask (the document is about to go away, or
+    // a delivery's calls have all answered: see core.js receive).
     flushNow: flush,
     open: function (limits) {
       maxPayload = limits.maxPayload;
@@ -93,6 +111,11 @@ function createOutbox(send) {
     // post counted so far left in an earlier task. (The relay's local refusal of a post it could
     // not send also comes this way, within the task; such a post cost native nothing.)
     newTask: function () { postsThisTask = 0; },
+    hold: function () { holds++; },
+    release: function () {
+      holds--;
+      schedule();
+    },
     get maxPayload() { return maxPayload; },
   };
 }

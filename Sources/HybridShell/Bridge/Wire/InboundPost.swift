@@ -12,6 +12,20 @@ struct InboundPost: Sendable, Equatable {
     }
 
     static func read(_ text: String, maxPayload: Int, maxDepth: Int) throws(Refusal) -> InboundPost {
+        try read(text, maxPayload: maxPayload, maxDepth: maxDepth) { reader throws in try reader.readEnvelope() }
+    }
+
+    /// Reads the frames array alone (`[frames…]`, the `m` of an envelope) as `session`'s: the
+    /// answer to a delivery, which the relay returns without an envelope (the session is the one
+    /// native delivered to). Same limits and depths as inside an envelope.
+    static func read(frames text: String, session: String, maxPayload: Int, maxDepth: Int) throws(Refusal) -> InboundPost {
+        try read(text, maxPayload: maxPayload, maxDepth: maxDepth) { reader throws in
+            InboundPost(session: session, frames: try reader.readFramesOnly())
+        }
+    }
+
+    private static func read(_ text: String, maxPayload: Int, maxDepth: Int,
+                             _ body: (inout PostReader) throws -> InboundPost) throws(Refusal) -> InboundPost {
         // UTF-16 length is at most the UTF-8 length, so only a long text needs counting.
         if text.utf8.count > maxPayload + 1024, text.utf16.count > maxPayload + 1024 {
             throw Refusal(error: BridgeError(.payloadTooLarge,
@@ -21,7 +35,7 @@ struct InboundPost: Sendable, Equatable {
         var outcome: Result<InboundPost, any Error>!
         text.withUTF8 { bytes in
             var reader = PostReader(scanner: JSONScanner(bytes: bytes, limits: .init(maxDepth: maxDepth + 3)))
-            outcome = Result { try reader.readEnvelope() }
+            outcome = Result { try body(&reader) }
         }
         switch outcome! {
         case .success(let post): return post
@@ -72,6 +86,15 @@ private struct PostReader {
         }
         guard let frames else { throw shape("the envelope has no frames (m)") }
         return InboundPost(session: session, frames: frames)
+    }
+
+    /// A frames array and nothing after it; its frames are depth 3, as in an envelope.
+    mutating func readFramesOnly() throws -> [InboundFrame] {
+        scanner.skipWhitespace()
+        let frames = try Self.readFrames(&scanner)
+        scanner.skipWhitespace()
+        guard scanner.index == scanner.bytes.count else { throw scanner.error(.trailingCharacters) }
+        return frames
     }
 
     private func shape(_ message: String) -> EnvelopeShapeError {
