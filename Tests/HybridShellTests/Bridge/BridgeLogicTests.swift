@@ -264,3 +264,31 @@ struct ClosingDocumentTests {
         #expect(seen.names.count == 200)
     }
 }
+
+/// A slice whose budget is spent before its first frame still handles some (64 frames at least):
+/// a slice that handled none was rescheduled with the same work, forever, and held the main loop.
+@Suite(.timeLimit(.minutes(1)))
+@EngineActor
+struct ZeroBudgetSliceTests {
+    @Test func postsStillCompleteWhenEverySliceIsOverBudgetAtOnce() async throws {
+        let engine = FakeBridgeEngine()
+        var configuration = BridgeConfiguration(originPolicy: OriginPolicy(patterns: [try OriginPattern(parsing: "https://app.example")]))
+        configuration.dispatchSlice = .zero
+        let bridge = Bridge(engine: engine, configuration: configuration)
+        let seen = Recorder()
+        bridge.handlers.registerRaw("seen", sync: { _, _ in
+            Task { @EngineActor in seen.add("seen") }
+            return .null
+        })
+        let session = "c2" + String(repeating: "0", count: 30)
+        _ = await engine.hello(session: session, url: "https://app.example/", origin: "https://app.example")
+        // Fire-and-forget calls (no id wait): 300 in one post, then 10 more in a second post.
+        let first = (1...300).map { #"{"t":"call","id":\#($0),"h":"seen","d":null}"# }.joined(separator: ",")
+        let second = (301...310).map { #"{"t":"call","id":\#($0),"h":"seen","d":null}"# }.joined(separator: ",")
+        async let one = engine.send(session, "[" + first + "]")
+        async let two = engine.send(session, "[" + second + "]")
+        _ = await (one, two)
+        try await engine.waitUntil("every call's handler", timeout: .seconds(20)) { seen.names.count == 310 }
+        withExtendedLifetime(bridge) {}
+    }
+}
