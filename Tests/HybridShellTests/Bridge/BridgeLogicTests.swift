@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HybridShell
 
@@ -290,5 +291,43 @@ struct ZeroBudgetSliceTests {
         _ = await (one, two)
         try await engine.waitUntil("every call's handler", timeout: .seconds(20)) { seen.names.count == 310 }
         withExtendedLifetime(bridge) {}
+    }
+}
+
+/// A delivery's answer (the up-frames the relay hands back) is read as strictly as a post: a
+/// malformed one is refused and recorded, dispatches nothing, and the next good one still works.
+@Suite(.timeLimit(.minutes(1)))
+@EngineActor
+struct DeliveryAnswerTests {
+    @Test func malformedAnswersAreRefusedAndRecordedAndTheNextOneWorks() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let engine = FakeBridgeEngine()
+        let bridge = Bridge(engine: engine, configuration: BridgeConfiguration(
+            originPolicy: OriginPolicy(patterns: [try OriginPattern(parsing: "https://app.example")])))
+        bridge.transcript = try BridgeTranscript(path: log)
+        let session = "c3" + String(repeating: "0", count: 30)
+        _ = await engine.hello(session: session, url: "https://app.example/", origin: "https://app.example")
+        let bad = [
+            #"[{"t":"reply","id":1,"ok":true,"d":1}"#,            // cut short
+            #"{"v":1,"s":"x","m":[]}"#,                          // an envelope, not a frames array
+            #"[{"t":"reply","id":1,"ok":true,"d":1}] trailing"#, // text after the array
+            String(repeating: "[", count: 100_000),              // deeper than any limit
+        ]
+        var answers = bad.map(Optional.some)
+        engine.answerDelivery = { _, frames in
+            guard let id = try? JSONValue(parsing: frames).arrayValue?.first?["id"]?.intValue else { return nil }
+            let next = answers.isEmpty ? nil : answers.removeFirst()
+            return next ?? #"[{"t":"reply","id":\#(id),"ok":true,"d":"fine"}]"#
+        }
+        for _ in bad {
+            await #expect(throws: BridgeError.self) { try await bridge.callRaw("page.x", timeout: .milliseconds(300)) }
+        }
+        #expect(try await bridge.callRaw("page.x", timeout: .seconds(5)).text == #""fine""#)
+        let refused = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .map { try JSONValue(parsing: String($0)) }
+            .filter { $0["kind"]?.stringValue == "delivery-answer" }
+        #expect(refused.count == bad.count)
+        #expect(refused.allSatisfy { $0["outcome"]?.stringValue?.hasPrefix("refused: ") == true })
     }
 }
