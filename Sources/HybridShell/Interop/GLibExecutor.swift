@@ -87,9 +87,10 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
         runJobs()
     }
 
-    /// Runs a GLib callback's `body` (a WebKit completion, a signal), then, in the same dispatch,
-    /// the jobs it queued: a task the callback resumed runs now instead of one main-loop iteration
-    /// later (a native → page call's reply resumes its caller this way).
+    /// Runs a GLib callback's `body` (a WebKit completion), then, in the same dispatch, the jobs it
+    /// queued (the Tasks it started, the flush of replies it pushed) instead of one main-loop
+    /// iteration later. A continuation it resumed is not among them: Swift resumes those on its
+    /// global pool first, which then queues the job here from another thread.
     func runCallback(_ body: () -> Void) {
         guard !isDraining, !inCallback else { return body() }
         inCallback = true
