@@ -168,8 +168,8 @@ extension Bridge {
 
     /// A result too large for the page becomes an error instead.
     func checkedResult(_ result: Result<RawJSON, BridgeError>) -> Result<RawJSON, BridgeError> {
-        guard case .success(let data) = result, data.text.utf8.count > configuration.maxPayload,
-              data.text.utf16.count > configuration.maxPayload else { return result }
+        guard case .success(let data) = result, data.utf8Count > configuration.maxPayload,
+              data.storage.utf16.count > configuration.maxPayload else { return result }
         return .failure(BridgeError(.payloadTooLarge,
                                     "the result is \(data.text.utf16.count) characters long; the limit is \(configuration.maxPayload)"))
     }
@@ -183,7 +183,7 @@ extension Bridge {
         case .failure(let error): outcome = error.code.rawValue
         }
         transcript.record(direction: "in", session: session.id, kind: "call", handler: name, id: id,
-                          size: data.text.utf8.count, latency: ContinuousClock.now - arrived, outcome: outcome)
+                          size: data.utf8Count, latency: ContinuousClock.now - arrived, outcome: outcome)
     }
 }
 

@@ -3,7 +3,18 @@ import Foundation
 /// JSON text that has been validated and is passed on untouched, so a page's payload comes back
 /// byte-exact (lone surrogate escapes included, which a Swift `String` value could not hold).
 public struct RawJSON: Sendable, Hashable, CustomStringConvertible {
-    public let text: String
+    /// The JSON text.
+    public var text: String { String(storage) }
+
+    /// The text as stored: a large payload read from a bridge message is a slice of that message
+    /// (``init(sharing:)``), so megabytes are not copied until someone asks for ``text``; the reply
+    /// that echoes it back appends the slice straight into its own text.
+    let storage: Substring
+
+    /// Payloads at least this long (UTF-8 bytes) share the message they were read from; smaller
+    /// ones get a string of their own, so a long-lived small payload does not keep a whole batch
+    /// of calls alive.
+    static let sharingThreshold = 64 << 10
 
     /// Validates `text` with the bridge's strict rules.
     public init(validating text: String, maxDepth: Int = 64) throws(BridgeError) {
@@ -12,13 +23,21 @@ public struct RawJSON: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw BridgeError(.invalidMessage, "invalid JSON: \(error)")
         }
-        self.text = text
+        storage = Substring(text)
     }
 
     /// Text known to be valid (produced by an encoder or sliced from a validated message).
     init(unchecked text: String) {
-        self.text = text
+        storage = Substring(text)
     }
+
+    /// A validated slice of a message, kept without a copy.
+    init(sharing slice: Substring) {
+        storage = slice
+    }
+
+    /// The text's length in UTF-8 bytes, without copying a shared slice.
+    var utf8Count: Int { storage.utf8.count }
 
     /// Encodes a value with `JSONEncoder`.
     public init<T: Encodable>(encoding value: T) throws(BridgeError) {
@@ -42,7 +61,7 @@ public struct RawJSON: Sendable, Hashable, CustomStringConvertible {
         if T.self == RawJSON.self { return self as! T }
         if T.self == JSONValue.self { return value as! T }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+            return try JSONDecoder().decode(T.self, from: Data(storage.utf8))
         } catch let error as DecodingError {
             throw BridgeError(.invalidMessage, "the input does not match \(T.self): \(error.shortDescription)")
         } catch {

@@ -11,7 +11,8 @@ import Synchronization
 final class GLibExecutor: SerialExecutor, @unchecked Sendable {
     static let shared = GLibExecutor()
 
-    private let queue = Mutex<[UnownedJob]>([])
+    /// Queued jobs, each with whether it came through ``GLibTaskExecutor`` (see `runJobs`).
+    private let queue = Mutex<[(job: UnownedJob, preferred: Bool)]>([])
     // Written once in init, read from any thread afterwards.
     private let source: UnsafeMutablePointer<GSource>
 
@@ -25,8 +26,13 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.withLock { $0.append(job) }
+        enqueue(UnownedJob(job), preferred: false)
+    }
+
+    /// Queues a job; `preferred` when it belongs to a task whose executor preference is the loop
+    /// (it came through ``GLibTaskExecutor``).
+    func enqueue(_ job: UnownedJob, preferred: Bool) {
+        queue.withLock { $0.append((job, preferred)) }
         // A job queued on the loop thread while jobs or a callback run there is taken before that
         // dispatch ends (see `runJobs`): making the source ready would cost an eventfd write and
         // a main-loop iteration for nothing.
@@ -103,14 +109,23 @@ final class GLibExecutor: SerialExecutor, @unchecked Sendable {
     /// hopping (or work that reschedules itself) cannot starve GTK's own event sources.
     private func runJobs() {
         isDraining = true
-        let jobs = queue.withLock { pending -> [UnownedJob] in
+        let jobs = queue.withLock { pending -> [(job: UnownedJob, preferred: Bool)] in
             let taken = pending
             pending.removeAll(keepingCapacity: true)
             return taken
         }
         let executor = asUnownedSerialExecutor()
-        for job in jobs {
-            job.runSynchronously(on: executor)
+        let taskExecutor = GLibTaskExecutor.shared.asUnownedTaskExecutor()
+        for (job, preferred) in jobs {
+            // A job of a task that prefers the loop runs as the engine's too: nothing else runs on
+            // this thread meanwhile, so that is what it is, and the `EngineActor` hop that follows
+            // every resumption then costs nothing (the runtime compares both executors; a job run
+            // as the task executor alone would be queued once more to become the engine's).
+            if preferred {
+                job.runSynchronously(isolatedTo: executor, taskExecutor: taskExecutor)
+            } else {
+                job.runSynchronously(on: executor)
+            }
         }
         runAfterDrain()
         isDraining = false

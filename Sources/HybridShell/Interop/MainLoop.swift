@@ -24,7 +24,9 @@ public enum MainLoop {
     private static let initialisedCondition = NSCondition()
 
     /// Initialises GTK on the calling (main) thread, runs `body` on ``EngineActor`` and iterates the
-    /// GLib main loop until `body` returns; then returns what `body` returned.
+    /// GLib main loop until `body` returns; then returns what `body` returned. `body` runs in a
+    /// task that prefers the loop as its executor (``EngineActor/taskExecutor``): keep blocking
+    /// work out of it.
     ///
     /// Corresponds to `gtk_init_check` followed by `g_main_loop_run` on the default context. A plain
     /// GLib loop (rather than `gtk_main`) keeps Swift jobs running even when GTK found no display.
@@ -38,7 +40,9 @@ public enum MainLoop {
         initialiseGTK()
         let exitCode = Mutex<Int32>(0)
         let loop = LoopHandle(g_main_loop_new(nil, 0))
-        Task { @EngineActor in
+        // The loop as the task's executor preference: its awaits resume on the loop thread (see
+        // `EngineActor.taskExecutor`).
+        Task(executorPreference: GLibTaskExecutor.shared) {
             let code = await body()
             exitCode.withLock { $0 = code }
             g_main_loop_quit(loop.pointer)

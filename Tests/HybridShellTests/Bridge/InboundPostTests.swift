@@ -37,4 +37,26 @@ struct InboundPostTests {
             .reply(id: 4, result: .success(RawJSON(unchecked: "1"))),
         ])
     }
+
+    /// Payloads from 64 KiB on are kept as slices of the message (no copy of megabytes); they must
+    /// still be exactly the bytes the page sent, multi-byte characters and escapes included, and
+    /// the echo reply built from one must be the same text as from a string of its own.
+    @Test(arguments: [1, 5_000, 20_000])  // 15 bytes, 73 KiB and 293 KiB
+    func largePayloadsAreByteExactSlices(units: Int) throws {
+        let unit = #"é😀\u2028\"x"#  // JSON text: two escapes, two multi-byte characters
+        let body = String(repeating: unit, count: units)
+        let payload = "\"" + body + "\""
+        let post = try InboundPost.read(
+            "{\"v\":1,\"s\":\"\(Self.session)\",\"m\":[{\"t\":\"call\",\"id\":1,\"h\":\"echo\",\"d\":\(payload)},{\"t\":\"cancel\",\"id\":2}]}",
+            maxPayload: 1 << 24, maxDepth: 8)
+        guard case .call(_, _, let data, _, _)? = post.frames.first else {
+            Issue.record("no call frame: \(post.frames)")
+            return
+        }
+        #expect(data.text == payload)
+        #expect(data.utf8Count == payload.utf8.count)
+        #expect(data == RawJSON(unchecked: payload))
+        #expect(OutboundFrame.singleReply(id: 1, .success(data)) == OutboundFrame.singleReply(id: 1, .success(RawJSON(unchecked: payload))))
+        #expect(post.frames.last == .cancel(id: 2))
+    }
 }

@@ -32,10 +32,19 @@ struct InboundPost: Sendable, Equatable {
                                              "the message is \(text.utf16.count) characters long; the limit is \(maxPayload)"))
         }
         var text = text
-        var outcome: Result<InboundPost, any Error>!
-        text.withUTF8 { bytes in
-            var reader = PostReader(scanner: JSONScanner(bytes: bytes, limits: .init(maxDepth: maxDepth + 3)))
+        text.makeContiguousUTF8()
+        let source = text
+        var outcome: Result<InboundPost, any Error>?
+        // The reader slices large payloads out of `source` itself (see `RawJSON.init(sharing:)`).
+        source.utf8.withContiguousStorageIfAvailable { bytes in
+            var reader = PostReader(scanner: JSONScanner(bytes: bytes, limits: .init(maxDepth: maxDepth + 3)), source: source)
             outcome = Result { try body(&reader) }
+        }
+        if outcome == nil {  // not contiguous after all: read a copy, sharing nothing
+            text.withUTF8 { bytes in
+                var reader = PostReader(scanner: JSONScanner(bytes: bytes, limits: .init(maxDepth: maxDepth + 3)), source: nil)
+                outcome = Result { try body(&reader) }
+            }
         }
         switch outcome! {
         case .success(let post): return post
@@ -57,6 +66,8 @@ struct EnvelopeShapeError: Error, CustomStringConvertible {
 /// envelope object is depth 1, its frames array 2, each frame 3.
 private struct PostReader {
     var scanner: JSONScanner
+    /// The text `scanner` reads, when large payloads may be kept as slices of it.
+    let source: String?
 
     mutating func readEnvelope() throws -> InboundPost {
         scanner.skipWhitespace()
@@ -69,7 +80,7 @@ private struct PostReader {
             switch key {
             case "v": version = try scanner.parseValue(depth: 1)
             case "s": session = try scanner.parseValue(depth: 1).stringValue
-            case "m": frames = try Self.readFrames(&scanner)
+            case "m": frames = try Self.readFrames(&scanner, source: source)
             default:
                 if unexpected == nil { unexpected = (key, offset) }
                 try scanner.skipValue(depth: 1)
@@ -91,7 +102,7 @@ private struct PostReader {
     /// A frames array and nothing after it; its frames are depth 3, as in an envelope.
     mutating func readFramesOnly() throws -> [InboundFrame] {
         scanner.skipWhitespace()
-        let frames = try Self.readFrames(&scanner)
+        let frames = try Self.readFrames(&scanner, source: source)
         scanner.skipWhitespace()
         guard scanner.index == scanner.bytes.count else { throw scanner.error(.trailingCharacters) }
         return frames
@@ -101,16 +112,16 @@ private struct PostReader {
         EnvelopeShapeError(description: message)
     }
 
-    private static func readFrames(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> [InboundFrame] {
+    private static func readFrames(_ scanner: inout JSONScanner, source: String?) throws(JSONSyntaxError) -> [InboundFrame] {
         guard try scanner.peek() == UInt8(ascii: "[") else { throw scanner.unexpected() }
         var frames: [InboundFrame] = []
-        try scanner.scanArray(depth: 2) { scanner, _ throws(JSONSyntaxError) in frames.append(try readFrame(&scanner)) }
+        try scanner.scanArray(depth: 2) { scanner, _ throws(JSONSyntaxError) in frames.append(try readFrame(&scanner, source: source)) }
         return frames
     }
 
     /// Reads one frame object. Syntax errors refuse the whole post; a well-formed frame with wrong
     /// members becomes `.invalid` so the rest of the batch still runs.
-    private static func readFrame(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> InboundFrame {
+    private static func readFrame(_ scanner: inout JSONScanner, source: String?) throws(JSONSyntaxError) -> InboundFrame {
         guard try scanner.peek() == UInt8(ascii: "{") else {
             try scanner.skipValue(depth: 2)
             return .invalid(id: nil, reason: "a frame must be an object")
@@ -121,13 +132,24 @@ private struct PostReader {
             if key == "d" {
                 let start = scanner.index
                 try scanner.skipValue(depth: 3)
-                let slice = UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index])
-                payload = RawJSON(unchecked: String(decoding: slice, as: UTF8.self))
+                payload = Self.payload(scanner, from: start, source: source)
             } else {
                 members[key] = try scanner.parseValue(depth: 3)
             }
         }
         return FrameShape.frame(members: members, payload: payload)
+    }
+
+    /// The payload the scanner just skipped over: a slice of `source` when it is large, else a
+    /// string of its own. Its ends are ASCII bytes of the JSON syntax, so both are scalar-aligned.
+    private static func payload(_ scanner: JSONScanner, from start: Int, source: String?) -> RawJSON {
+        let count = scanner.index - start
+        if count >= RawJSON.sharingThreshold, let source {
+            let utf8 = source.utf8
+            let lower = utf8.index(utf8.startIndex, offsetBy: start)
+            return RawJSON(sharing: Substring(utf8[lower..<utf8.index(lower, offsetBy: count)]))
+        }
+        return RawJSON(unchecked: String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index]), as: UTF8.self))
     }
 }
 

@@ -36,9 +36,9 @@ enum OutboundFrame {
         guard case .success(let data) = result else { return array([reply(id: id, result)]) }
         let head = #"[{"t":"reply","id":\#(id),"ok":true,"d":"#
         var text = ""
-        text.reserveCapacity(head.utf8.count + data.text.utf8.count + 2)
+        text.reserveCapacity(head.utf8.count + data.utf8Count + 2)
         text += head
-        text += data.text
+        text.append(contentsOf: data.storage)
         text += "}]"
         return text
     }
