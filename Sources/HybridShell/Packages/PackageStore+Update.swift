@@ -37,6 +37,15 @@ extension PackageStore {
     /// are results (and reported to `report` if given).
     public func update(from base: URL, downloader: any PackageDownloader = URLSessionPackageDownloader(),
                        report: URL? = nil, progress: ((Int64, Int64) -> Void)? = nil) async throws(PackageError) -> [PackageUpdateResult] {
+        // Verifying and unpacking take CPU and disk for seconds: on Swift's pool, even when called
+        // from a task that prefers the main loop (`EngineActor.taskExecutor`), which they would stall.
+        try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(PackageError) in
+            try await updateOnPool(from: base, downloader: downloader, report: report, progress: progress)
+        }
+    }
+
+    private func updateOnPool(from base: URL, downloader: any PackageDownloader, report: URL?,
+                              progress: ((Int64, Int64) -> Void)?) async throws(PackageError) -> [PackageUpdateResult] {
         let index: PackageIndex
         do throws(PackageError) {
             // Both at once: the "nothing new" check is two small requests and one signature check.

@@ -65,6 +65,20 @@ import Testing
         #expect(events.withLock { $0 }.contains(.installed(appID: "demo", version: "1.2.0", sequence: 2)))
     }
 
+    /// Verifying and unpacking would stall every page if they ran on the main loop, which is where
+    /// a task that prefers it (`MainLoop.run`'s) runs nonisolated code.
+    @Test func updateFromATaskThatPrefersTheMainLoopRunsOnSwiftsPool() async throws {
+        let s = try await Self.setup()
+        defer { s.server.stop() }
+        let onLoop = Mutex<[Bool]>([])
+        let store = s.fixtures.store(observer: { _ in onLoop.withLock { $0.append(EngineActor.isCurrentThread) } })
+        let base = s.base
+        let results = try await Task(executorPreference: EngineActor.taskExecutor) { try await store.update(from: base) }.value
+        guard case .installed? = results.first?.outcome else { Issue.record("\(results)"); return }
+        let seen = onLoop.withLock { $0 }
+        #expect(!seen.isEmpty && !seen.contains(true), "observer calls on the loop thread: \(seen)")
+    }
+
     @Test func incrementalUpdateAppliesOnTopOfTheActiveVersion() async throws {
         let s = try await Self.setup()
         defer { s.server.stop() }
