@@ -9,12 +9,28 @@ public struct JSONParser: Sendable {
     public struct Limits: Sendable, Equatable {
         public var maxDepth: Int
         public var rejectDuplicateKeys: Bool
-        public var forbiddenKeys: Set<String>
+        public var forbiddenKeys: Set<String> {
+            didSet { forbiddenLengths = Self.lengths(of: forbiddenKeys) }
+        }
+        /// The UTF-8 lengths of the forbidden keys: a key of another length is let through without
+        /// hashing it (every key of every object is checked).
+        private var forbiddenLengths: UInt64
 
         public init(maxDepth: Int = 512, rejectDuplicateKeys: Bool = true, forbiddenKeys: Set<String> = ["__proto__"]) {
             self.maxDepth = maxDepth
             self.rejectDuplicateKeys = rejectDuplicateKeys
             self.forbiddenKeys = forbiddenKeys
+            forbiddenLengths = Self.lengths(of: forbiddenKeys)
+        }
+
+        func forbids(_ key: String) -> Bool {
+            let length = key.utf8.count
+            guard length >= 64 || forbiddenLengths & (1 << UInt64(length)) != 0 else { return false }
+            return forbiddenKeys.contains(key)
+        }
+
+        private static func lengths(of keys: Set<String>) -> UInt64 {
+            keys.reduce(0) { $0 | ($1.utf8.count >= 64 ? 0 : 1 << UInt64($1.utf8.count)) }
         }
     }
 
@@ -138,7 +154,7 @@ struct JSONScanner {
     }
 
     func check(key: String, at offset: Int, isDuplicate: Bool) throws(JSONSyntaxError) {
-        if limits.forbiddenKeys.contains(key) { throw error(.forbiddenKey(key), at: offset) }
+        if limits.forbids(key) { throw error(.forbiddenKey(key), at: offset) }
         if isDuplicate, limits.rejectDuplicateKeys { throw error(.duplicateKey(key), at: offset) }
     }
 

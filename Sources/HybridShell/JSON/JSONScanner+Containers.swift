@@ -8,7 +8,7 @@ extension JSONScanner {
                              _ member: (inout JSONScanner, _ key: String, _ keyOffset: Int) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
         guard depth <= limits.maxDepth else { throw error(.tooDeep(limit: limits.maxDepth)) }
         try expect(UInt8(ascii: "{"))
-        var keys = Set<String>()
+        var keys = ObjectKeys()
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") { index += 1; return }
         while true {
@@ -16,7 +16,7 @@ extension JSONScanner {
             let keyOffset = index
             guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
             let key = try scanString(decode: true)!
-            try check(key: key, at: keyOffset, isDuplicate: !keys.insert(key).inserted)
+            try check(key: key, at: keyOffset, isDuplicate: !keys.insert(key))
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
@@ -45,5 +45,24 @@ extension JSONScanner {
             try expect(UInt8(ascii: "]"))
             return
         }
+    }
+}
+
+/// The keys of one object seen so far, for the duplicate check. Objects mostly have a few keys:
+/// those are compared in a list (no hashing, one allocation); a set takes over past 16.
+struct ObjectKeys {
+    private var list: [String] = []
+    private var set: Set<String>?
+
+    /// Adds `key`; false when it was there already.
+    mutating func insert(_ key: String) -> Bool {
+        if set != nil { return set!.insert(key).inserted }
+        if list.contains(key) { return false }
+        list.append(key)
+        if list.count > 16 {
+            set = Set(list)
+            list = []
+        }
+        return true
     }
 }

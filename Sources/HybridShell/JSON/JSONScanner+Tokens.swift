@@ -39,9 +39,28 @@ extension JSONScanner {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         guard decode else { return 0 }
+        if let integer = JSONScanner.smallInteger(bytes, start..<index) { return integer }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text) else { throw error(.invalidNumber, at: start) }
         return value
+    }
+
+    /// The value of a number made only of an optional minus and at most 15 digits (ids, counts),
+    /// read without a string and `strtod`: every such integer is exact as a Double. nil otherwise.
+    static func smallInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+        var index = range.lowerBound
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard range.upperBound - index <= 15 else { return nil }
+        var value: Int64 = 0
+        while index < range.upperBound {
+            let digit = bytes[index] &- 0x30
+            guard digit <= 9 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            index += 1
+        }
+        // -0 stays a negative zero, as strtod reads it.
+        return negative ? -Double(value) : Double(value)
     }
 
     /// Scans a string literal at the cursor. Returns the decoded string when `decode` is set.

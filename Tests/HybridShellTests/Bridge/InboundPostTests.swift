@@ -38,6 +38,21 @@ struct InboundPostTests {
         ])
     }
 
+    /// A member the type does not have is named, known ones (`d` on a cancel) and unknown ones
+    /// alike, the first in sorted order; a frame without a type or of an unknown type says so.
+    @Test(arguments: [
+        (#"{"t":"cancel","id":2,"zz":1,"d":null}"#, InboundFrame.invalid(id: 2, reason: "a cancel frame has no member \"d\"")),
+        (#"{"t":"cancel","id":2,"ok":true,"e":1}"#, .invalid(id: 2, reason: "a cancel frame has no member \"e\"")),
+        (#"{"t":"hello","id":1,"url":"u","origin":"o","secret":"s"}"#, .invalid(id: 1, reason: "a hello frame has no member \"id\"")),
+        (#"{"id":5,"h":"x"}"#, .invalid(id: 5, reason: "the frame has no type (t)")),
+        (#"{"t":"shout","id":5}"#, .invalid(id: 5, reason: "unknown frame type \"shout\"")),
+        (#"{"t":"call","id":3,"h":"x","d":[1],"to":250,"dl":"wvjb"}"#,
+         .call(id: 3, handler: "x", data: RawJSON(unchecked: "[1]"), timeoutMilliseconds: 250, dialect: .wvjb)),
+    ])
+    func framesAreCheckedMemberByMember(frame: String, expected: InboundFrame) throws {
+        #expect(try read(frames: "[" + frame + "]").frames == [expected])
+    }
+
     /// Payloads from 64 KiB on are kept as slices of the message (no copy of megabytes); they must
     /// still be exactly the bytes the page sent, multi-byte characters and escapes included, and
     /// the echo reply built from one must be the same text as from a string of its own.

@@ -60,4 +60,45 @@ struct JSONParserTests {
         #expect(JSONValue.number(1e-7).jsonText == "1e-7")
         #expect(JSONValue.number(.nan).jsonText == "null")
     }
+
+    /// Integers of up to 15 digits are read without `strtod`: every one must equal what `strtod`
+    /// (Swift's `Double(String)`) reads, the edges and the fall-back lengths included.
+    @Test(arguments: ["0", "-0", "7", "-7", "123", "999999999999999", "-999999999999999", "1000000000000000",
+                      "9007199254740993", "12345678901234567890", "1.5", "-0.0", "1e3", "120", "-120"])
+    func numbersReadAsStrtodReadsThem(text: String) throws {
+        let parsed = try JSONParser().parse(text)
+        let expected = try #require(Double(text))
+        guard case .number(let value) = parsed else { Issue.record("\(parsed)"); return }
+        #expect(value == expected && value.sign == expected.sign)
+    }
+
+    /// Objects with up to 16 keys are checked for duplicates in a list, larger ones in a set: a
+    /// duplicate must be found on either side of that line, and an object of distinct keys pass.
+    @Test(arguments: [3, 16, 17, 40])
+    func duplicatesAreFoundInObjectsOfAnySize(keys: Int) throws {
+        let distinct = (0..<keys).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        #expect(try JSONParser().parse("{" + distinct + "}").objectValue?.count == keys)
+        let repeated = "{" + distinct + ",\"k1\":0}"
+        do {
+            _ = try JSONParser().parse(repeated)
+            Issue.record("a duplicate key in an object of \(keys) keys was accepted")
+        } catch {
+            #expect(error.description == "duplicate key \"k1\" at byte \(repeated.utf8.count - 7)")
+        }
+    }
+
+    /// The forbidden-key check skips keys whose length no forbidden key has; keys of 64 bytes and
+    /// more are always looked up.
+    @Test func forbiddenKeysOfEveryLengthAreFound() throws {
+        let long = String(repeating: "x", count: 70)
+        let parser = JSONParser(limits: .init(forbiddenKeys: ["__proto__", "constructor", long]))
+        for key in ["__proto__", "constructor", long] {
+            #expect(throws: JSONSyntaxError.self) { try parser.parse("{\"\(key)\":1}") }
+        }
+        #expect(try parser.parse("{\"__proto_x\":1,\"" + String(repeating: "x", count: 69) + "\":2}").objectValue?.count == 2)
+        var limits = JSONParser.Limits(forbiddenKeys: [])
+        limits.forbiddenKeys = ["ab"]
+        #expect(throws: JSONSyntaxError.self) { try JSONParser(limits: limits).parse("{\"ab\":1}") }
+    }
 }
+

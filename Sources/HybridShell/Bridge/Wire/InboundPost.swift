@@ -126,15 +126,16 @@ private struct PostReader {
             try scanner.skipValue(depth: 2)
             return .invalid(id: nil, reason: "a frame must be an object")
         }
-        var members: [String: JSONValue] = [:]
+        var members = FrameMembers()
         var payload: RawJSON?
         try scanner.scanObject(depth: 3) { scanner, key, _ throws(JSONSyntaxError) in
             if key == "d" {
                 let start = scanner.index
                 try scanner.skipValue(depth: 3)
                 payload = Self.payload(scanner, from: start, source: source)
+                members.notePayload()
             } else {
-                members[key] = try scanner.parseValue(depth: 3)
+                members.set(key, try scanner.parseValue(depth: 3))
             }
         }
         return FrameShape.frame(members: members, payload: payload)
@@ -150,77 +151,5 @@ private struct PostReader {
             return RawJSON(sharing: Substring(utf8[lower..<utf8.index(lower, offsetBy: count)]))
         }
         return RawJSON(unchecked: String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index]), as: UTF8.self))
-    }
-}
-
-/// Checks a frame's members (pure; the syntax was checked already).
-enum FrameShape {
-    static let allowedKeys: [String: Set<String>] = [
-        "hello": ["t", "url", "origin", "secret", "dialects"],
-        "call": ["t", "id", "h", "d", "to", "dl"],
-        "reply": ["t", "id", "ok", "d", "e"],
-        "progress": ["t", "id", "d"],
-        "cancel": ["t", "id"],
-    ]
-
-    static func frame(members: [String: JSONValue], payload: RawJSON?) -> InboundFrame {
-        let id = members["id"]?.intValue.flatMap { $0 >= 1 ? $0 : nil }
-        guard let type = members["t"]?.stringValue else { return .invalid(id: id, reason: "the frame has no type (t)") }
-        guard let allowed = allowedKeys[type] else { return .invalid(id: id, reason: "unknown frame type \(JSONValue.quoted(type))") }
-        // The first unknown member in sorted order, without building sets for a well-formed frame.
-        var extras = members.keys.filter { !allowed.contains($0) }
-        if payload != nil, !allowed.contains("d") { extras.append("d") }
-        if let extra = extras.min() {
-            return .invalid(id: id, reason: "a \(type) frame has no member \(JSONValue.quoted(extra))")
-        }
-        switch type {
-        case "hello":
-            guard let url = members["url"]?.stringValue, let origin = members["origin"]?.stringValue,
-                  let secret = members["secret"]?.stringValue, secret.count == 32
-            else { return .invalid(id: nil, reason: "a hello frame needs url, origin and a 32-digit secret") }
-            let dialects = members["dialects"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            return .hello(url: url, origin: origin, secret: secret, dialects: dialects)
-        case "call":
-            guard let id else { return .invalid(id: nil, reason: "a call frame needs an integer id ≥ 1") }
-            guard let handler = members["h"]?.stringValue, !handler.isEmpty, handler.utf16.count <= 256 else {
-                return .invalid(id: id, reason: "a call frame needs a handler name (h) of 1 to 256 characters")
-            }
-            var timeout: Int?
-            if let value = members["to"] {
-                guard let milliseconds = value.intValue, milliseconds > 0 else {
-                    return .invalid(id: id, reason: "the deadline (to) must be a positive integer of milliseconds")
-                }
-                timeout = milliseconds
-            }
-            var dialect = BridgeDialect.hybrid
-            if let name = members["dl"] {
-                guard let known = name.stringValue.flatMap(BridgeDialect.init(rawValue:)) else {
-                    return .invalid(id: id, reason: "unknown dialect (dl) \(name.jsonText)")
-                }
-                dialect = known
-            }
-            guard let payload else { return .invalid(id: id, reason: "a call frame needs data (d); null stands for none") }
-            return .call(id: id, handler: handler, data: payload, timeoutMilliseconds: timeout, dialect: dialect)
-        case "reply":
-            guard let id else { return .invalid(id: nil, reason: "a reply frame needs an integer id ≥ 1") }
-            switch members["ok"] {
-            case .bool(true)?:
-                return .reply(id: id, result: .success(payload ?? .null))
-            case .bool(false)?:
-                guard let error = members["e"], let code = error["code"]?.stringValue.flatMap(BridgeError.Code.init(rawValue:)) else {
-                    return .reply(id: id, result: .failure(BridgeError(.handlerError, members["e"]?["message"]?.stringValue ?? "the page handler failed")))
-                }
-                let details = error["details"].flatMap { $0.isNull ? nil : $0 }
-                return .reply(id: id, result: .failure(BridgeError(code, error["message"]?.stringValue ?? "", details: details)))
-            default:
-                return .invalid(id: nil, reason: "a reply frame needs ok: true or false")
-            }
-        case "progress":
-            guard let id else { return .invalid(id: nil, reason: "a progress frame needs an integer id ≥ 1") }
-            return .progress(id: id, data: payload ?? .null)
-        default:
-            guard let id else { return .invalid(id: nil, reason: "a cancel frame needs an integer id ≥ 1") }
-            return .cancel(id: id)
-        }
     }
 }
