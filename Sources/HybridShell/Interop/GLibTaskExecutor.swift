@@ -10,6 +10,12 @@
 ///
 /// Its jobs share ``GLibExecutor``'s queue. What runs with the preference runs on the loop
 /// thread, nonisolated code included: keep blocking work out of such tasks.
+///
+/// A known cost: a preferring task that comes to the engine from elsewhere (its start, the end of
+/// a `Task.sleep`, another actor) runs as a plain engine job until its next resumption comes
+/// through here, and the runtime queues each of its `EngineActor` hops meanwhile once more (a job
+/// has no public way to say which task it belongs to). That is a main-loop turn each, never a
+/// thread wake-up.
 final class GLibTaskExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = GLibTaskExecutor()
 
