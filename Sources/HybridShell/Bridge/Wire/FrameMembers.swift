@@ -8,39 +8,14 @@ struct FrameMembers {
         case t = 1, id = 2, h = 4, d = 8, to = 16, dl = 32, ok = 64, e = 128
         case url = 256, origin = 512, secret = 1024, dialects = 2048
 
-        var name: String {
-            switch self {
-            case .t: "t"
-            case .id: "id"
-            case .h: "h"
-            case .d: "d"
-            case .to: "to"
-            case .dl: "dl"
-            case .ok: "ok"
-            case .e: "e"
-            case .url: "url"
-            case .origin: "origin"
-            case .secret: "secret"
-            case .dialects: "dialects"
-            }
-        }
+        /// The member's key, by the position of its bit.
+        private static let names = ["t", "id", "h", "d", "to", "dl", "ok", "e", "url", "origin", "secret", "dialects"]
+
+        var name: String { Key.names[rawValue.trailingZeroBitCount] }
 
         init?(name: String) {
-            switch name {
-            case "t": self = .t
-            case "id": self = .id
-            case "h": self = .h
-            case "d": self = .d
-            case "to": self = .to
-            case "dl": self = .dl
-            case "ok": self = .ok
-            case "e": self = .e
-            case "url": self = .url
-            case "origin": self = .origin
-            case "secret": self = .secret
-            case "dialects": self = .dialects
-            default: return nil
-            }
+            guard let position = Key.names.firstIndex(of: name) else { return nil }
+            self.init(rawValue: 1 << UInt16(position))
         }
     }
 
