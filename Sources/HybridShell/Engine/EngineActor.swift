@@ -31,11 +31,11 @@ public actor EngineActor {
     static var turn: UInt64 { GLibExecutor.shared.turn }
 
     /// The GLib main loop as a task executor (Swift's `TaskExecutor`, SE-0417). A task started with
-    /// `Task(executorPreference: EngineActor.taskExecutor) { @EngineActor in … }` resumes on the
-    /// loop thread, in the main-loop dispatch whose WebKit callback resumed it, where a task without
-    /// it would wake one of Swift's pool threads that only hands it back to the loop: two thread
-    /// wake-ups per await (a native → page bridge call, a page event). ``MainLoop/run(_:)`` starts
-    /// its task with this preference.
+    /// `Task(executorPreference: EngineActor.taskExecutor) { await drive(view) }` (`drive` being an
+    /// `@EngineActor` function) resumes on the loop thread, in the main-loop dispatch whose WebKit
+    /// callback resumed it, where a task without it would wake one of Swift's pool threads that
+    /// only hands it back to the loop: two thread wake-ups per await (a native → page bridge call,
+    /// a page event). ``MainLoop/run(_:)`` starts its task with this preference.
     ///
     /// With the preference, nonisolated async code of that task runs on the loop thread too:
     /// blocking work there stalls every page, so start it in a task of its own.
