@@ -35,17 +35,14 @@ struct InboundPost: Sendable, Equatable {
         text.makeContiguousUTF8()
         let source = text
         var outcome: Result<InboundPost, any Error>?
-        // The reader slices large payloads out of `source` itself (see `RawJSON.init(sharing:)`).
-        source.utf8.withContiguousStorageIfAvailable { bytes in
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, slicing source: String?) {
             var reader = PostReader(scanner: JSONScanner(bytes: bytes, limits: .init(maxDepth: maxDepth + 3)), source: source)
             outcome = Result { try body(&reader) }
         }
-        if outcome == nil {  // not contiguous after all: read a copy, sharing nothing
-            text.withUTF8 { bytes in
-                var reader = PostReader(scanner: JSONScanner(bytes: bytes, limits: .init(maxDepth: maxDepth + 3)), source: nil)
-                outcome = Result { try body(&reader) }
-            }
-        }
+        // The reader slices large payloads out of `source` itself (see `RawJSON.init(sharing:)`);
+        // were it not contiguous after all, a copy is read and nothing shared.
+        source.utf8.withContiguousStorageIfAvailable { read($0, slicing: source) }
+        if outcome == nil { text.withUTF8 { read($0, slicing: nil) } }
         switch outcome! {
         case .success(let post): return post
         case .failure(let error as JSONSyntaxError):
