@@ -61,9 +61,6 @@ static inline WebKitWebsiteDataManager *hs_website_data_manager_new(const char *
                                            NULL);
 }
 
-/// `g_variant_new("a{sv}", builder)` without the variadic call.
-static inline GVariant *hs_variant_dict_end(GVariantDict *dict) { return g_variant_dict_end(dict); }
-
 static inline const GVariantType *hs_variant_type(const char *type_string) { return G_VARIANT_TYPE(type_string); }
 
 static inline GQuark hs_webkit_network_error(void) { return WEBKIT_NETWORK_ERROR; }

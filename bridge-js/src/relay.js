@@ -46,7 +46,7 @@ function onUp(event) {
   try {
     const framesText = event.detail;
     if (typeof framesText !== 'string') return;
-    if (framesText.slice(0, PAGE_UP.length) === PAGE_UP) return onPageUp(framesText);
+    if (framesText.startsWith(PAGE_UP)) return onPageUp(framesText);
     if (!helloSent) return;
     if (collections.length > 0) collections[collections.length - 1].push(framesText);
     else post(framesText, false);
@@ -60,7 +60,7 @@ function onUp(event) {
 function onUpAnswered(event) {
   try {
     const framesText = event.detail;
-    if (typeof framesText !== 'string' || !helloSent || framesText.slice(0, PAGE_UP.length) === PAGE_UP) return;
+    if (typeof framesText !== 'string' || !helloSent || framesText.startsWith(PAGE_UP)) return;
     if (collections.length === 0) {
       if (framesText !== '') post(framesText, false);
       return;
@@ -90,12 +90,26 @@ function onPageUp(framesText) {
   post(JSON.stringify([hello]), true);
 }
 
+// The message handler, looked up once it exists: `messageHandlers.<name>` is a named-property
+// lookup in WebCore on every access, and the relay posts once per call.
+let handler = null;
+function nativeHandler() {
+  if (handler === null) {
+    handler = window.webkit.messageHandlers.hybridshell;
+    if (handler === undefined) {
+      handler = null;
+      throw new Error('the hybridshell message handler is not registered');
+    }
+  }
+  return handler;
+}
+
 // The envelope is built around the page's text so payloads are never parsed here.
 function post(framesText, isHello) {
   const envelope = '{"v":1,"s":"' + session + '","m":' + framesText + '}';
   let reply;
   try {
-    reply = window.webkit.messageHandlers.hybridshell.postMessage(envelope);
+    reply = nativeHandler().postMessage(envelope);
   } catch (error) {
     reply = Promise.reject(error);
   }
@@ -108,7 +122,7 @@ function post(framesText, isHello) {
 
 function onAnswer(answer, framesText, isHello) {
   if (typeof answer !== 'string' || answer === '[]') return;
-  if (answer.slice(0, POST_ERROR.length) === POST_ERROR) {
+  if (answer.startsWith(POST_ERROR)) {
     const refusal = parseRefusal(answer);
     return fail(framesText, isHello, refusal.code, refusal.message);
   }
@@ -163,7 +177,7 @@ function describe(error) {
 // answers with an already settled Promise has answered too. Either way those replies ride back on
 // the delivery instead of costing a post and its reply.
 function deliver(text) {
-  if (typeof text !== 'string' || text.slice(0, SESSION_LENGTH) !== session) return false;
+  if (typeof text !== 'string' || !text.startsWith(session)) return false;
   const framesText = text.slice(SESSION_LENGTH);
   const texts = [];
   collections.push(texts);

@@ -18,8 +18,8 @@ extension Bridge {
             BridgeError(.timeout, "the page handler \(JSONValue.quoted(name)) did not answer within \(limit.secondsText)")
         }
         let started = ContinuousClock.now
-        let send: (BridgeSession) -> Void = { [weak self, weak waiter] session in
-            guard let self, let waiter, !waiter.isSettled else { return }
+        let send: (BridgeSession) -> Void = { [weak self] session in
+            guard let self, !waiter.isSettled else { return }
             let id = session.takeNativeCallID()
             session.awaiting[id] = waiter
             self.transcript?.record(direction: "out", session: session.id, kind: "call", handler: name, id: id,
@@ -81,7 +81,7 @@ extension Bridge {
     /// Sends the session's queued frames as one delivery; nothing is held strongly across the await.
     private func flush(_ session: BridgeSession) {
         guard let (engine, frames) = takeOutbox(session) else { return }
-        if let direct = engine as? any StringFunctionCalling {
+        if let direct = directEngine {
             // The answer is read in WebKit's callback: no job between it and the waiting call.
             direct.callFunctionReturningString(Self.deliverBody, strings: ["m": session.id + frames], in: .isolated(Bridge.world)) {
                 [weak self, weak session] answer in

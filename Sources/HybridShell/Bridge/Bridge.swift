@@ -22,6 +22,9 @@ public final class Bridge {
     }
     /// The page it bridges: a ``WebView``, or a fake in tests.
     weak var engine: (any BridgeEngine)?
+    /// `engine` when it can hand a delivery's answer straight to a completion (a ``WebView``): asked
+    /// once here, as a cast per delivery costs a native call a measurable share of its time.
+    weak var directEngine: (any StringFunctionCalling)?
     var session: BridgeSession?
     /// Native calls and events made while no session was ready; sent when one is.
     var waitingForReady: [(BridgeSession) -> Void] = []
@@ -47,6 +50,7 @@ public final class Bridge {
     /// A bridge for any ``BridgeEngine``: what tests use to drive it without WebKit.
     public init(engine view: any BridgeEngine, configuration: BridgeConfiguration, handlers: BridgeHandlers = BridgeHandlers()) {
         self.engine = view
+        self.directEngine = view as? any StringFunctionCalling
         self.configuration = configuration
         self.handlers = handlers
         view.addScriptMessageReplyHandler(Bridge.handlerName, in: .isolated(Bridge.world)) { [weak self] message, reply in

@@ -50,7 +50,7 @@ function onUp(event) {
   try {
     const framesText = event.detail;
     if (typeof framesText !== 'string') return;
-    if (framesText.slice(0, PAGE_UP.length) === PAGE_UP) return onPageUp(framesText);
+    if (framesText.startsWith(PAGE_UP)) return onPageUp(framesText);
     if (!helloSent) return;
     if (collections.length > 0) collections[collections.length - 1].push(framesText);
     else post(framesText, false);
@@ -64,7 +64,7 @@ function onUp(event) {
 function onUpAnswered(event) {
   try {
     const framesText = event.detail;
-    if (typeof framesText !== 'string' || !helloSent || framesText.slice(0, PAGE_UP.length) === PAGE_UP) return;
+    if (typeof framesText !== 'string' || !helloSent || framesText.startsWith(PAGE_UP)) return;
     if (collections.length === 0) {
       if (framesText !== '') post(framesText, false);
       return;
@@ -94,12 +94,26 @@ function onPageUp(framesText) {
   post(JSON.stringify([hello]), true);
 }
 
+// The message handler, looked up once it exists: `messageHandlers.<name>` is a named-property
+// lookup in WebCore on every access, and the relay posts once per call.
+let handler = null;
+function nativeHandler() {
+  if (handler === null) {
+    handler = window.webkit.messageHandlers.hybridshell;
+    if (handler === undefined) {
+      handler = null;
+      throw new Error('the hybridshell message handler is not registered');
+    }
+  }
+  return handler;
+}
+
 // The envelope is built around the page's text so payloads are never parsed here.
 function post(framesText, isHello) {
   const envelope = '{"v":1,"s":"' + session + '","m":' + framesText + '}';
   let reply;
   try {
-    reply = window.webkit.messageHandlers.hybridshell.postMessage(envelope);
+    reply = nativeHandler().postMessage(envelope);
   } catch (error) {
     reply = Promise.reject(error);
   }
@@ -112,7 +126,7 @@ function post(framesText, isHello) {
 
 function onAnswer(answer, framesText, isHello) {
   if (typeof answer !== 'string' || answer === '[]') return;
-  if (answer.slice(0, POST_ERROR.length) === POST_ERROR) {
+  if (answer.startsWith(POST_ERROR)) {
     const refusal = parseRefusal(answer);
     return fail(framesText, isHello, refusal.code, refusal.message);
   }
@@ -167,7 +181,7 @@ function describe(error) {
 // answers with an already settled Promise has answered too. Either way those replies ride back on
 // the delivery instead of costing a post and its reply.
 function deliver(text) {
-  if (typeof text !== 'string' || text.slice(0, SESSION_LENGTH) !== session) return false;
+  if (typeof text !== 'string' || !text.startsWith(session)) return false;
   const framesText = text.slice(SESSION_LENGTH);
   const texts = [];
   collections.push(texts);
@@ -353,21 +367,27 @@ function checkShape(value, maxDepth) {
 // once with no bookkeeping (the walk below allocates a Map and a Set per call). False for
 // anything else, which then gets the walk below: it tells a cycle, a shared node or too much
 // depth apart and words the error. Only containers count against the budget.
+// The walk's budget of containers, shared rather than captured: a closure per call showed in the
+// cost of a call. (A toJSON getter that re-enters the walk can only change how far it goes before
+// giving up; whatever it accepts has still been checked for depth and "__proto__".)
+let smallTreeBudget = 0;
+
 function isSmallPlainTree(value, maxDepth) {
-  let budget = 64;
-  function walk(node, depth) {
-    if (node === null || typeof node !== 'object' || typeof node.toJSON === 'function') return true;
-    if (--budget < 0 || depth >= maxDepth) return false;
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) if (!walk(node[i], depth + 1)) return false;
-      return true;
-    }
-    if (hasOwn.call(node, '__proto__')) return false;
-    const keys = Object.keys(node);
-    for (let i = 0; i < keys.length; i++) if (!walk(node[keys[i]], depth + 1)) return false;
+  smallTreeBudget = 64;
+  return walkSmallTree(value, 0, maxDepth);
+}
+
+function walkSmallTree(node, depth, maxDepth) {
+  if (node === null || typeof node !== 'object' || typeof node.toJSON === 'function') return true;
+  if (--smallTreeBudget < 0 || depth >= maxDepth) return false;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) if (!walkSmallTree(node[i], depth + 1, maxDepth)) return false;
     return true;
   }
-  return walk(value, 0);
+  if (hasOwn.call(node, '__proto__')) return false;
+  const keys = Object.keys(node);
+  for (let i = 0; i < keys.length; i++) if (!walkSmallTree(node[keys[i]], depth + 1, maxDepth)) return false;
+  return true;
 }
 
 function invalid(message) {
@@ -502,6 +522,19 @@ function createOutbox(send) {
   // With `last`, the last post goes through `last` instead of `send` ('' when there is none).
   function flush(last) {
     scheduled = false;
+    // The usual batch, one frame within the limit (an awaited call), leaves without the batching
+    // below: no closure, no array, no join.
+    if (open && entries.length === 1 && entries[0].text.length <= maxPayload) {
+      const text = '[' + entries[0].text + ']';
+      entries = [];
+      if (typeof last === 'function') {
+        postsThisTask++;
+        last(text);
+      } else {
+        countPost(text);
+      }
+      return;
+    }
     let held = null;
     const post = function (text) {
       if (held !== null) countPost(held);
@@ -667,9 +700,11 @@ function createDeadlines(onExpire) {
 
   function add(id, ms) {
     const at = performance.now() + ms;
+    const entry = { at: at, id: id };
     let index = queue.length;
     while (index > 0 && queue[index - 1].at > at) index--;  // usually appends: deadlines mostly grow
-    queue.splice(index, 0, { at: at, id: id });
+    if (index === queue.length) queue.push(entry);
+    else queue.splice(index, 0, entry);
     if (at < armedAt) arm(at);
   }
 
@@ -749,20 +784,14 @@ function createNativeCalls(handlers, send, limits) {
       replyError(id, errorObject(ErrorCode.NOT_FOUND, 'no page handler named "' + frame.h + '"'));
       return true;
     }
-    let done = false;
+    // The state of the call lives in one object, and the settling closures are made only for a
+    // handler that answers with a thenable: most answer with a plain value, and a delivery's
+    // JavaScript runs once between two IPC messages, cold, where each allocation shows.
+    const call = { id: id, done: false };
     const context = {
       args: frame.args === true,
-      progress: function (value) { if (!done) sendProgress(id, value); },
+      progress: function (value) { if (!call.done) sendProgress(id, value); },
     };
-    const settleWith = function (answer) {
-      return function (outcome) {
-        if (done) return;
-        done = true;
-        answer(outcome);
-      };
-    };
-    const succeed = settleWith(function (value) { replyValue(id, value); });
-    const fail = settleWith(function (thrown) { replyError(id, errorFromThrown(thrown)); });
     let result;
     let thenable;
     try {
@@ -770,17 +799,27 @@ function createNativeCalls(handlers, send, limits) {
       thenable = result !== null && (typeof result === 'object' || typeof result === 'function') &&
         typeof result.then === 'function';
     } catch (thrown) {
-      fail(thrown);
+      finish(call, false, thrown);
       return true;
     }
     // A plain value answers now, in the delivery's own task (see core.js receive); only a
     // thenable waits for its settlement.
     if (!thenable) {
-      succeed(result);
+      finish(call, true, result);
       return true;
     }
-    Promise.resolve(result).then(succeed, fail);
-    return done;
+    Promise.resolve(result).then(
+      function (value) { finish(call, true, value); },
+      function (thrown) { finish(call, false, thrown); });
+    return false;
+  }
+
+  // Answers a call once: with its value, or with the error its handler threw or rejected with.
+  function finish(call, ok, outcome) {
+    if (call.done) return;
+    call.done = true;
+    if (ok) replyValue(call.id, outcome);
+    else replyError(call.id, errorFromThrown(outcome));
   }
 
   function replyValue(id, value) {

@@ -55,12 +55,21 @@ final class BridgeSession {
     }
 }
 
-/// A native → page call waiting for its reply, settled exactly once (reply, timeout or reset): a
-/// ``Handoff`` with the bridge's error type and the call's progress callback.
+/// A native → page call waiting for its reply, settled exactly once (reply, timeout or reset), with
+/// the call's progress callback.
+///
+/// One waiter, one continuation and no timer of its own (``NativeCallDeadlines`` keeps the
+/// time-outs): a ``Handoff`` per call, with its table of waiters and a checked continuation, cost a
+/// native call several allocations on its critical path. The outcome is handed over, not kept, so a
+/// settled waiter that the deadline queue still holds keeps no payload alive.
 @EngineActor
 final class NativeCallWaiter {
-    private let handoff = Handoff<RawJSON>()
     let onProgress: (@Sendable (RawJSON) -> Void)?
+    private(set) var hasOutcome = false
+    /// The outcome, while it came before anyone waited for it.
+    private var early: Result<RawJSON, BridgeError>?
+    private var continuation: UnsafeContinuation<Result<RawJSON, BridgeError>, Never>?
+    private var waited = false
 
     init(onProgress: (@Sendable (RawJSON) -> Void)?) {
         self.onProgress = onProgress
@@ -71,19 +80,25 @@ final class NativeCallWaiter {
         NativeCallDeadlines.shared.add(self, at: ContinuousClock.now + duration, error)
     }
 
+    /// The outcome; one caller only (the call that made the waiter).
     func wait() async throws(BridgeError) -> RawJSON {
-        do {
-            return try await handoff.value()
-        } catch let error as BridgeError {
-            throw error
-        } catch {
-            throw BridgeError.from(error)
+        guard !waited else { throw BridgeError(.bridgeReset, "a native call's reply was already taken") }
+        waited = true
+        if hasOutcome {
+            defer { early = nil }
+            return try early!.get()
         }
+        return try await withUnsafeContinuation { continuation = $0 }.get()
     }
 
-    var hasOutcome: Bool { handoff.isSettled }
-
     func settle(_ result: Result<RawJSON, BridgeError>) {
-        handoff.settle(result.mapError { $0 as any Error })
+        guard !hasOutcome else { return }
+        hasOutcome = true
+        if let continuation {
+            self.continuation = nil
+            continuation.resume(returning: result)
+        } else {
+            early = result
+        }
     }
 }

@@ -10,9 +10,11 @@ final class NativeCallDeadlines {
 
     private struct Entry {
         let deadline: ContinuousClock.Instant
-        weak var waiter: NativeCallWaiter?
+        // Strong: a weak reference gives every waiter a side table, allocated and freed per call. A
+        // settled waiter holds no payload (it hands its outcome over), and leaves the queue lazily.
+        let waiter: NativeCallWaiter
         let error: @EngineActor () -> BridgeError
-        @EngineActor var isLive: Bool { waiter.map { !$0.hasOutcome } ?? false }
+        @EngineActor var isLive: Bool { !waiter.hasOutcome }
     }
 
     private var entries: [Entry] = []
@@ -66,6 +68,6 @@ final class NativeCallDeadlines {
         }
         dropSettledFront()
         if head < entries.count { arm(for: entries[head].deadline) }
-        for entry in expired { entry.waiter?.settle(.failure(entry.error())) }
+        for entry in expired { entry.waiter.settle(.failure(entry.error())) }
     }
 }

@@ -140,12 +140,15 @@ enum JSCValueConversion {
 /// Typed string arguments for `webkit_web_view_call_async_javascript_function` (a `GVariant` of
 /// type `a{sv}`), so no value is ever written into JavaScript source. Strings must not hold NUL.
 enum GVariantArguments {
+    /// A floating `a{sv}` made of its entries directly: a `GVariantDict` would hash every key into
+    /// a table only to write them out again, which cost the bridge more per delivery than WebKit's
+    /// own handling of the arguments. (The keys of a Swift dictionary are already unique.)
     static func make(strings: [String: String]) -> OpaquePointer? {
         guard !strings.isEmpty else { return nil }
-        let dict = g_variant_dict_new(nil)
-        for (key, value) in strings { g_variant_dict_insert_value(dict, key, g_variant_new_string(value)) }
-        defer { g_variant_dict_unref(dict) }
-        return hs_variant_dict_end(dict)
+        var entries: [OpaquePointer?] = strings.map { key, value in
+            g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(g_variant_new_string(value)))
+        }
+        return entries.withUnsafeMutableBufferPointer { g_variant_new_array(nil, $0.baseAddress, gsize($0.count)) }
     }
 }
 

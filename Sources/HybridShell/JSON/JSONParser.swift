@@ -16,7 +16,11 @@ public struct JSONParser: Sendable {
         /// hashing it (every key of every object is checked).
         private var forbiddenLengths: UInt64
 
-        public init(maxDepth: Int = 512, rejectDuplicateKeys: Bool = true, forbiddenKeys: Set<String> = ["__proto__"]) {
+        /// `__proto__` alone: the default, made once (the bridge makes limits per message, and a set
+        /// literal is built, hashed and freed each time it is evaluated).
+        public static let prototypeKey: Set<String> = ["__proto__"]
+
+        public init(maxDepth: Int = 512, rejectDuplicateKeys: Bool = true, forbiddenKeys: Set<String> = Limits.prototypeKey) {
             self.maxDepth = maxDepth
             self.rejectDuplicateKeys = rejectDuplicateKeys
             self.forbiddenKeys = forbiddenKeys

@@ -49,19 +49,40 @@ extension JSONScanner {
 }
 
 /// The keys of one object seen so far, for the duplicate check. Objects mostly have a few keys:
-/// those are compared in a list (no hashing, one allocation); a set takes over past 16.
+/// those are compared one by one (no hashing); a set takes over past 16.
 struct ObjectKeys {
-    private var list: [String] = []
+    // The first eight keys are kept inline: an array would be allocated, and grown, for every
+    // object read (each frame and each payload object), which showed as a tenth of a native call's
+    // instructions in the UI process. A key of up to 15 UTF-8 bytes is a small string, itself inline.
+    private var first: (String, String, String, String, String, String, String, String) = ("", "", "", "", "", "", "", "")
+    private var count = 0
+    private var rest: [String] = []
     private var set: Set<String>?
 
     /// Adds `key`; false when it was there already.
     mutating func insert(_ key: String) -> Bool {
         if set != nil { return set!.insert(key).inserted }
-        if list.contains(key) { return false }
-        list.append(key)
-        if list.count > 16 {
-            set = Set(list)
-            list = []
+        let count = self.count
+        let added = withUnsafeMutablePointer(to: &first) { tuple in
+            tuple.withMemoryRebound(to: String.self, capacity: 8) { inline -> Bool in
+                for index in 0..<min(count, 8) where inline[index] == key { return false }
+                if count < 8 { inline[count] = key }
+                return true
+            }
+        }
+        guard added else { return false }
+        if count >= 8 {
+            if rest.contains(key) { return false }
+            rest.append(key)
+        }
+        self.count += 1
+        if self.count > 16 {
+            var all = Set(rest)
+            withUnsafePointer(to: &first) { tuple in
+                tuple.withMemoryRebound(to: String.self, capacity: 8) { all.formUnion(UnsafeBufferPointer(start: $0, count: 8)) }
+            }
+            set = all
+            rest = []
         }
         return true
     }

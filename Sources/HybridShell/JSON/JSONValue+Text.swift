@@ -51,6 +51,15 @@ extension JSONValue {
     }
 
     static func writeQuoted(_ string: String, to out: inout String) {
+        // Most strings (handler names, keys, plain text) need no escape at all: appended whole
+        // instead of scalar by scalar. 0xE2 leads U+2028 and U+2029 (and other characters, which
+        // then take the careful path).
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
+            out += "\""
+            out += string
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in string.unicodeScalars {
             switch scalar {

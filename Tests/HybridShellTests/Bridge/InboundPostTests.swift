@@ -74,4 +74,14 @@ struct InboundPostTests {
         #expect(OutboundFrame.singleReply(id: 1, .success(data)) == OutboundFrame.singleReply(id: 1, .success(RawJSON(unchecked: payload))))
         #expect(post.frames.last == .cancel(id: 2))
     }
+
+    /// Down call frames are written into one string; the handler name is quoted as JSON, the data
+    /// goes in as it is.
+    @Test func callFramesAreWrittenExactly() {
+        #expect(OutboundFrame.call(id: 7, handler: "page.echo", RawJSON(unchecked: #"{"a":[1]}"#))
+                == #"{"t":"call","id":7,"h":"page.echo","d":{"a":[1]}}"#)
+        #expect(OutboundFrame.call(id: 12_345_678_901, handler: "a\"b\u{2028}", RawJSON(unchecked: "null"), arguments: true)
+                == #"{"t":"call","id":12345678901,"h":"a\"b\u2028","d":null,"args":true}"#)
+        #expect(OutboundFrame.singleReply(id: 3, .success(RawJSON(unchecked: #""x""#))) == #"[{"t":"reply","id":3,"ok":true,"d":"x"}]"#)
+    }
 }

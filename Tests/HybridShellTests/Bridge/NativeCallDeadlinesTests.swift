@@ -38,4 +38,23 @@ struct NativeCallDeadlinesTests {
         #expect(error.message == "later")
         #expect(try await answered.wait().text == "2")
     }
+
+    /// A waiter hands over one outcome, once: the first settlement wins, an outcome that came
+    /// before the wait is returned at once, and a second wait is an error rather than a hang.
+    @Test func aWaiterHandsOverItsFirstOutcomeOnce() async throws {
+        let early = NativeCallWaiter(onProgress: nil)
+        early.settle(.success(RawJSON(unchecked: "1")))
+        early.settle(.failure(BridgeError(.timeout, "too late")))
+        #expect(try await early.wait().text == "1")
+        guard case .failure(let error) = await outcome(early) else { Issue.record("a second wait got a value"); return }
+        #expect(error.code == .bridgeReset)
+
+        let late = NativeCallWaiter(onProgress: nil)
+        // Whether the wait begins before or after the settlements, the first one is the outcome.
+        async let waited = outcome(late)
+        late.settle(.failure(BridgeError(.handlerError, "first")))
+        late.settle(.success(RawJSON(unchecked: "2")))
+        guard case .failure(let first) = await waited else { Issue.record("the later settlement won"); return }
+        #expect(first.message == "first")
+    }
 }

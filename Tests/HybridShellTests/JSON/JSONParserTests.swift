@@ -72,18 +72,25 @@ struct JSONParserTests {
         #expect(value == expected && value.sign == expected.sign)
     }
 
-    /// Objects with up to 16 keys are checked for duplicates in a list, larger ones in a set: a
-    /// duplicate must be found on either side of that line, and an object of distinct keys pass.
-    @Test(arguments: [3, 16, 17, 40])
+    /// An object's first 8 keys are compared inline, the next ones in a list, and past 16 keys in
+    /// a set: a duplicate of a key from any of those parts must be found on either side of each
+    /// line (short keys and keys too long to be small strings alike), and distinct keys pass.
+    @Test(arguments: [3, 8, 9, 16, 17, 40])
     func duplicatesAreFoundInObjectsOfAnySize(keys: Int) throws {
-        let distinct = (0..<keys).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
-        #expect(try JSONParser().parse("{" + distinct + "}").objectValue?.count == keys)
-        let repeated = "{" + distinct + ",\"k1\":0}"
-        do {
-            _ = try JSONParser().parse(repeated)
-            Issue.record("a duplicate key in an object of \(keys) keys was accepted")
-        } catch {
-            #expect(error.description == "duplicate key \"k1\" at byte \(repeated.utf8.count - 7)")
+        for prefix in ["k", "a-key-longer-than-fifteen-bytes-"] {
+            let distinct = (0..<keys).map { "\"\(prefix)\($0)\":\($0)" }.joined(separator: ",")
+            #expect(try JSONParser().parse("{" + distinct + "}").objectValue?.count == keys)
+            for repeatedIndex in Set([0, keys / 2, keys - 1]) {
+                let key = "\"\(prefix)\(repeatedIndex)\""
+                let repeated = "{" + distinct + "," + key + ":0}"
+                do {
+                    _ = try JSONParser().parse(repeated)
+                    Issue.record("a duplicate of key \(repeatedIndex) in an object of \(keys) keys was accepted")
+                } catch {
+                    let offset = repeated.utf8.count - key.utf8.count - 3
+                    #expect(error.description == "duplicate key \(key) at byte \(offset)")
+                }
+            }
         }
     }
 
@@ -100,5 +107,22 @@ struct JSONParserTests {
         limits.forbiddenKeys = ["ab"]
         #expect(throws: JSONSyntaxError.self) { try JSONParser(limits: limits).parse("{\"ab\":1}") }
     }
-}
 
+    /// Strings that need no escape are quoted whole; any other goes scalar by scalar. Both paths
+    /// give JSON that reads back as the string, with U+2028/U+2029 and controls escaped, and the
+    /// other characters led by the byte of U+2028 (E2) left as they are.
+    @Test(arguments: [
+        ("echo", #""echo""#),
+        ("bench.done", #""bench.done""#),
+        ("€ and ✓", #""€ and ✓""#),
+        ("line\u{2028}para\u{2029}", #""line\u2028para\u2029""#),
+        ("quote \" backslash \\", #""quote \" backslash \\""#),
+        ("tab\tnul\u{0}bell\u{7}", #""tab\tnul\u0000bell\u0007""#),
+        ("🦊 €\u{2028}", #""🦊 €\u2028""#),
+        ("", #""""#),
+    ])
+    func quotedStringsAreExactJSON(string: String, expected: String) throws {
+        #expect(JSONValue.quoted(string) == expected)
+        #expect(try JSONParser().parse(expected) == .string(string))
+    }
+}

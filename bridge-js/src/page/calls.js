@@ -103,9 +103,11 @@ function createDeadlines(onExpire) {
 
   function add(id, ms) {
     const at = performance.now() + ms;
+    const entry = { at: at, id: id };
     let index = queue.length;
     while (index > 0 && queue[index - 1].at > at) index--;  // usually appends: deadlines mostly grow
-    queue.splice(index, 0, { at: at, id: id });
+    if (index === queue.length) queue.push(entry);
+    else queue.splice(index, 0, entry);
     if (at < armedAt) arm(at);
   }
 

@@ -18,20 +18,14 @@ function createNativeCalls(handlers, send, limits) {
       replyError(id, errorObject(ErrorCode.NOT_FOUND, 'no page handler named "' + frame.h + '"'));
       return true;
     }
-    let done = false;
+    // The state of the call lives in one object, and the settling closures are made only for a
+    // handler that answers with a thenable: most answer with a plain value, and a delivery's
+    // JavaScript runs once between two IPC messages, cold, where each allocation shows.
+    const call = { id: id, done: false };
     const context = {
       args: frame.args === true,
-      progress: function (value) { if (!done) sendProgress(id, value); },
+      progress: function (value) { if (!call.done) sendProgress(id, value); },
     };
-    const settleWith = function (answer) {
-      return function (outcome) {
-        if (done) return;
-        done = true;
-        answer(outcome);
-      };
-    };
-    const succeed = settleWith(function (value) { replyValue(id, value); });
-    const fail = settleWith(function (thrown) { replyError(id, errorFromThrown(thrown)); });
     let result;
     let thenable;
     try {
@@ -39,17 +33,27 @@ function createNativeCalls(handlers, send, limits) {
       thenable = result !== null && (typeof result === 'object' || typeof result === 'function') &&
         typeof result.then === 'function';
     } catch (thrown) {
-      fail(thrown);
+      finish(call, false, thrown);
       return true;
     }
     // A plain value answers now, in the delivery's own task (see core.js receive); only a
     // thenable waits for its settlement.
     if (!thenable) {
-      succeed(result);
+      finish(call, true, result);
       return true;
     }
-    Promise.resolve(result).then(succeed, fail);
-    return done;
+    Promise.resolve(result).then(
+      function (value) { finish(call, true, value); },
+      function (thrown) { finish(call, false, thrown); });
+    return false;
+  }
+
+  // Answers a call once: with its value, or with the error its handler threw or rejected with.
+  function finish(call, ok, outcome) {
+    if (call.done) return;
+    call.done = true;
+    if (ok) replyValue(call.id, outcome);
+    else replyError(call.id, errorFromThrown(outcome));
   }
 
   function replyValue(id, value) {

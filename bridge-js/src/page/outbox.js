@@ -59,6 +59,19 @@ function createOutbox(send) {
   // With `last`, the last post goes through `last` instead of `send` ('' when there is none).
   function flush(last) {
     scheduled = false;
+    // The usual batch, one frame within the limit (an awaited call), leaves without the batching
+    // below: no closure, no array, no join.
+    if (open && entries.length === 1 && entries[0].text.length <= maxPayload) {
+      const text = '[' + entries[0].text + ']';
+      entries = [];
+      if (typeof last === 'function') {
+        postsThisTask++;
+        last(text);
+      } else {
+        countPost(text);
+      }
+      return;
+    }
     let held = null;
     const post = function (text) {
       if (held !== null) countPost(held);

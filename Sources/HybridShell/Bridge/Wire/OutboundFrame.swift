@@ -22,8 +22,18 @@ enum OutboundFrame {
         #"{"t":"progress","id":\#(id),"d":"# + data.text + "}"
     }
 
+    /// Written into one string of the right size: a native call makes one per call.
     static func call(id: Int, handler: String, _ data: RawJSON, arguments: Bool = false) -> String {
-        #"{"t":"call","id":\#(id),"h":\#(JSONValue.quoted(handler)),"d":"# + data.text + (arguments ? #","args":true}"# : "}")
+        var text = ""
+        text.reserveCapacity(40 + handler.utf8.count + data.utf8Count)
+        text += #"{"t":"call","id":"#
+        text += String(id)
+        text += #","h":"#
+        JSONValue.writeQuoted(handler, to: &text)
+        text += #","d":"#
+        text.append(contentsOf: data.storage)
+        text += arguments ? #","args":true}"# : "}"
+        return text
     }
 
     static func event(_ name: String, _ data: RawJSON) -> String {
@@ -34,10 +44,11 @@ enum OutboundFrame {
     /// `[reply]`: the answer to a post with one call, built with one copy of a large payload.
     static func singleReply(id: Int, _ result: Result<RawJSON, BridgeError>) -> String {
         guard case .success(let data) = result else { return array([reply(id: id, result)]) }
-        let head = #"[{"t":"reply","id":\#(id),"ok":true,"d":"#
         var text = ""
-        text.reserveCapacity(head.utf8.count + data.utf8Count + 2)
-        text += head
+        text.reserveCapacity(40 + data.utf8Count)
+        text += #"[{"t":"reply","id":"#
+        text += String(id)
+        text += #","ok":true,"d":"#
         text.append(contentsOf: data.storage)
         text += "}]"
         return text
