@@ -14,12 +14,14 @@ const PAGE = scripts.pageSource();
 // after the page's own scripts ran), 'no-page-script' (the relay alone), 'no-relay' (page.js
 // alone, as in a document the relay is not injected into).
 // content(world): the page's own scripts, run after document-start scripts.
+// direct: native has the page world's direct handler, as the Swift side does.
 // parsing: the document is still being parsed (readyState 'loading') until env.dom.finishParsing().
 function boot(options = {}) {
   const dom = new Dom({ url: options.url, parsing: options.parsing });
   const native = new FakeNative(options.native);
   const isolated = dom.createWorld('hybridshell', { webkit: native.webkit });
-  const page = dom.createWorld('page');
+  // direct: the page world also sees native's `hybridshellDirect` handler (channel.js).
+  const page = dom.createWorld('page', options.direct ? { webkit: native.pageWebkit } : undefined);
   native.attach({ dom, isolated, page });
   const runRelay = () => isolated.run(RELAY, 'relay.js');
   const injectPage = () => page.run(PAGE, 'page.js');

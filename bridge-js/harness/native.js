@@ -27,6 +27,9 @@ class FakeNative {
     this.sessions = new Map();
     this.session = null;
     this.posts = [];
+    // What the page posted to the direct handler, as posted (they also appear in `posts`, under
+    // the session id, once admitted).
+    this.directPosts = [];
     this.frames = [];
     this.cancelled = [];
     this.prompts = [];
@@ -57,6 +60,30 @@ class FakeNative {
   // The WebKit objects the isolated world sees.
   get webkit() {
     return { messageHandlers: { hybridshell: { postMessage: (text) => this.postMessage(text) } } };
+  }
+
+  // The WebKit objects the page world sees when native has the direct handler: posts there must
+  // carry the session's secret, and may not say hello (Swift's PostTransport.direct).
+  get pageWebkit() {
+    return { messageHandlers: { hybridshellDirect: { postMessage: (text) => this.postDirect(text) } } };
+  }
+
+  postDirect(text) {
+    if (this.rejectPosts) return Promise.reject(new Error('the message handler is gone'));
+    this.directPosts.push(text);
+    let envelope;
+    try {
+      envelope = parseStrict(text, { maxDepth: this.limits.maxDepth + 3 });
+    } catch (error) {
+      return Promise.resolve(postError('INVALID_MESSAGE', error.message));
+    }
+    const session = [...this.sessions.values()].find((candidate) => envelope && candidate.secret === envelope.s);
+    if (!session || session.id !== this.session) return Promise.resolve(postError('BRIDGE_RESET', 'unknown session'));
+    if (envelope.m.some((frame) => frame && frame.t === 'hello')) {
+      return Promise.resolve(postError('INVALID_MESSAGE', 'hello is only valid from the relay'));
+    }
+    // From here on as if the relay had posted it under the session id.
+    return this.postMessage(JSON.stringify({ v: 1, s: session.id, m: envelope.m }));
   }
 
   attach({ dom, isolated, page }) {

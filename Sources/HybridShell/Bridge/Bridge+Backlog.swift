@@ -12,7 +12,7 @@ struct SliceWork {
 /// A post waiting in a session's backlog: unread (it arrived while the turn's budget was spent)
 /// or the rest of one whose first slices ran.
 enum BacklogEntry {
-    case unread(text: String, reply: ScriptMessageReply, arrived: ContinuousClock.Instant)
+    case unread(text: String, reply: ScriptMessageReply, transport: PostTransport, arrived: ContinuousClock.Instant)
     case frames(SliceWork)
     /// A large post being read on another thread (Bridge+LargePosts.swift).
     case reading(PendingRead)
@@ -44,11 +44,11 @@ extension Bridge {
 
     /// Once this turn's budget is spent, or while earlier posts wait, a post waits unread for a
     /// later turn, in order.
-    func deferIfBusy(_ text: String, _ reply: ScriptMessageReply, _ arrived: ContinuousClock.Instant) -> Bool {
+    func deferIfBusy(_ text: String, _ reply: ScriptMessageReply, _ transport: PostTransport, _ arrived: ContinuousClock.Instant) -> Bool {
         guard let session, !session.isEnded, session.allowed else { return false }
         if turnStarted == nil, let lastPostDone, arrived - lastPostDone < .microseconds(200) { _ = turnStart() }
         guard !session.backlog.isEmpty || overTurnBudget() else { return false }
-        session.backlog.append(.unread(text: text, reply: reply, arrived: arrived))
+        session.backlog.append(.unread(text: text, reply: reply, transport: transport, arrived: arrived))
         scheduleDrain(session)
         return true
     }
@@ -72,12 +72,12 @@ extension Bridge {
             switch session.backlog.removeFirst() {
             case .frames(let rest):
                 work = rest
-            case .unread(let text, let reply, let arrived):
-                guard let (post, current) = readPost(text, reply), current === session else { continue }
+            case .unread(let text, let reply, let transport, let arrived):
+                guard let (post, current) = readPost(text, reply, transport), current === session else { continue }
                 work = prepare(post.frames, in: session, reply: reply, arrived: arrived)
             case .reading(let pending):
                 guard let outcome = readPending(pending, waiting: false),
-                      let (post, current) = admit(outcome, pending.text, pending.reply), current === session else { continue }
+                      let (post, current) = admit(outcome, pending.text, pending.reply, pending.transport), current === session else { continue }
                 work = prepare(post.frames, in: session, reply: pending.reply, arrived: pending.arrived)
             }
             // No time budget here (a slice that "started" in the future never runs out).
@@ -94,7 +94,7 @@ extension Bridge {
             let error = BridgeError(.bridgeReset, "the document's bridge session has ended")
             for entry in entries {
                 switch entry {
-                case .unread(_, let reply, _): reply.succeed(OutboundFrame.refusal(error))
+                case .unread(_, let reply, _, _): reply.succeed(OutboundFrame.refusal(error))
                 case .frames(let work): work.reply?.succeed("[]")
                 case .reading(let pending): pending.reply.succeed(OutboundFrame.refusal(error))
                 }
@@ -111,8 +111,8 @@ extension Bridge {
             switch session.backlog.removeFirst() {
             case .frames(let rest):
                 work = rest
-            case .unread(let text, let reply, let arrived):
-                guard let (post, current) = readPost(text, reply), current === session else { continue }
+            case .unread(let text, let reply, let transport, let arrived):
+                guard let (post, current) = readPost(text, reply, transport), current === session else { continue }
                 work = prepare(post.frames, in: session, reply: reply, arrived: arrived)
             case .reading(let pending):
                 // Still being read: its reader schedules the next drain when it is done.
@@ -120,7 +120,7 @@ extension Bridge {
                     session.backlog.insert(.reading(pending), at: 0)
                     return
                 }
-                guard let (post, current) = admit(outcome, pending.text, pending.reply), current === session else { continue }
+                guard let (post, current) = admit(outcome, pending.text, pending.reply, pending.transport), current === session else { continue }
                 work = prepare(post.frames, in: session, reply: pending.reply, arrived: pending.arrived)
             }
             if let rest = dispatchSlice(work, in: session, sliceStarted: started) {

@@ -115,8 +115,15 @@ enum DSBridgeAnswer {
 }
 
 /// Compares secrets without leaking how many characters matched through timing.
+/// (On the bytes in place: every direct post is checked, and copies cost allocations.)
 func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-    let left = Array(a.utf8), right = Array(b.utf8)
-    guard left.count == right.count else { return false }
-    return zip(left, right).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    var a = a, b = b
+    return a.withUTF8 { left in
+        b.withUTF8 { right in
+            guard left.count == right.count else { return false }
+            var difference: UInt8 = 0
+            for index in 0..<left.count { difference |= left[index] ^ right[index] }
+            return difference == 0
+        }
+    }
 }

@@ -4,13 +4,15 @@
 final class PendingRead {
     let text: String
     let reply: ScriptMessageReply
+    let transport: PostTransport
     let arrived: ContinuousClock.Instant
     /// The read post, once the reading thread is done.
     var outcome: Result<InboundPost, InboundPost.Refusal>?
 
-    init(text: String, reply: ScriptMessageReply, arrived: ContinuousClock.Instant) {
+    init(text: String, reply: ScriptMessageReply, transport: PostTransport, arrived: ContinuousClock.Instant) {
         self.text = text
         self.reply = reply
+        self.transport = transport
         self.arrived = arrived
     }
 }
@@ -24,9 +26,9 @@ extension Bridge {
 
     /// Starts reading a large post of the current, allowed session on another thread; false when
     /// the post is small or has no such session (it is then read here, as any other).
-    func readOffThread(_ text: String, _ reply: ScriptMessageReply, _ arrived: ContinuousClock.Instant) -> Bool {
+    func readOffThread(_ text: String, _ reply: ScriptMessageReply, _ transport: PostTransport, _ arrived: ContinuousClock.Instant) -> Bool {
         guard text.utf8.count >= Bridge.offThreadReadSize, let session, !session.isEnded, session.allowed else { return false }
-        let pending = PendingRead(text: text, reply: reply, arrived: arrived)
+        let pending = PendingRead(text: text, reply: reply, transport: transport, arrived: arrived)
         session.backlog.append(.reading(pending))
         let maxPayload = configuration.maxPayload
         let maxDepth = configuration.maxDepth

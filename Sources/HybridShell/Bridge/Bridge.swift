@@ -41,6 +41,8 @@ public final class Bridge {
 
     static let world = "hybridshell"
     static let handlerName = "hybridshell"
+    /// The page world's own message handler (``PostTransport/direct``).
+    static let directHandlerName = "hybridshellDirect"
 
     /// A bridge for the page in `view`.
     public convenience init(view: WebView, configuration: BridgeConfiguration, handlers: BridgeHandlers = BridgeHandlers()) {
@@ -54,7 +56,10 @@ public final class Bridge {
         self.configuration = configuration
         self.handlers = handlers
         view.addScriptMessageReplyHandler(Bridge.handlerName, in: .isolated(Bridge.world)) { [weak self] message, reply in
-            self?.receive(message, reply)
+            self?.receive(message, reply, via: .relay)
+        }
+        view.addScriptMessageReplyHandler(Bridge.directHandlerName, in: .page) { [weak self] message, reply in
+            self?.receive(message, reply, via: .direct)
         }
         if configuration.injection == .documentStart {
             view.addUserScript(UserScript(source: BridgeScripts.relay, injectionTime: .documentStart, frames: .topFrameOnly,
@@ -118,29 +123,30 @@ public final class Bridge {
 
     // MARK: Posts from the relay
 
-    func receive(_ message: ScriptMessage, _ reply: ScriptMessageReply) {
+    func receive(_ message: ScriptMessage, _ reply: ScriptMessageReply, via transport: PostTransport) {
         let arrived = ContinuousClock.now
         guard message.isString else {
             reply.succeed(OutboundFrame.refusal(BridgeError(.invalidMessage, "a post must be JSON text")))
             return
         }
         // In a flood, posts wait (unread) for a later main-loop turn; see Bridge+Backlog.swift.
-        if deferIfBusy(message.body, reply, arrived) || readOffThread(message.body, reply, arrived) { return }
+        if deferIfBusy(message.body, reply, transport, arrived) || readOffThread(message.body, reply, transport, arrived) { return }
         defer { lastPostDone = ContinuousClock.now }
-        guard let (post, session) = readPost(message.body, reply) else { return }
+        guard let (post, session) = readPost(message.body, reply, transport) else { return }
         dispatch(post.frames, in: session, reply: reply, arrived: arrived, size: message.body.utf8.count)
     }
 
     /// Reads a post and answers it when it is not a session's frames to dispatch (a refusal, a
     /// hello, an ended or denied session); else returns it with its session.
-    func readPost(_ text: String, _ reply: ScriptMessageReply) -> (InboundPost, BridgeSession)? {
+    func readPost(_ text: String, _ reply: ScriptMessageReply, _ transport: PostTransport) -> (InboundPost, BridgeSession)? {
         admit(Result { () throws(InboundPost.Refusal) in
             try InboundPost.read(text, maxPayload: configuration.maxPayload, maxDepth: configuration.maxDepth)
-        }, text, reply)
+        }, text, reply, transport)
     }
 
     /// ``readPost(_:_:)`` once the post has been read (here, or on another thread for a large one).
-    func admit(_ outcome: Result<InboundPost, InboundPost.Refusal>, _ text: String, _ reply: ScriptMessageReply) -> (InboundPost, BridgeSession)? {
+    func admit(_ outcome: Result<InboundPost, InboundPost.Refusal>, _ text: String, _ reply: ScriptMessageReply,
+               _ transport: PostTransport) -> (InboundPost, BridgeSession)? {
         let post: InboundPost
         switch outcome {
         case .success(let read):
@@ -152,10 +158,16 @@ public final class Bridge {
             return nil
         }
         if case .hello(let url, let origin, let secret, _)? = post.frames.first, post.frames.count == 1 {
+            // Only the relay vouches for a document's address: any frame can post to the page
+            // world's handler, so a hello from there would let it claim any origin.
+            guard transport == .relay else {
+                reply.succeed(OutboundFrame.refusal(BridgeError(.invalidMessage, "hello is only valid from the relay")))
+                return nil
+            }
             hello(post.session, url: url, origin: origin, secret: secret, reply: reply)
             return nil
         }
-        guard let session, session.id == post.session, !session.isEnded else {
+        guard let session, !session.isEnded, transport.admits(post.session, to: session) else {
             reply.succeed(OutboundFrame.refusal(BridgeError(.bridgeReset, "the document's bridge session has ended")))
             return nil
         }

@@ -81,6 +81,48 @@ struct BridgeLogicTests {
         #expect(again.first?["code"] == "INVALID_MESSAGE")
     }
 
+    // MARK: The direct post (PostTransport)
+
+    /// The page world's handler is reachable from every frame: only the session's secret admits a
+    /// post there, the session id does not, and no hello is taken from it, whatever it claims.
+    @Test func directPostsNeedTheSecretAndNeverSayHello() async throws {
+        let forgedHello = #"[{"t":"hello","url":"https://app.example/","origin":"https://app.example","secret":"\#(FakeBridgeEngine.secret)","dialects":["hybrid"]}]"#
+        let hello = try frames(await engine.sendDirect(Self.a1, forgedHello))
+        #expect(hello.first?["code"] == "INVALID_MESSAGE")
+        #expect(hello.first?["message"] == "hello is only valid from the relay")
+        #expect(bridge.currentSession == nil)
+
+        try await ready()
+        let call = #"[{"t":"call","id":1,"h":"sum","d":[1,2]}]"#
+        for credential in [Self.a1, Self.unknown, String(FakeBridgeEngine.secret.dropLast()) + "0"] {
+            let refused = try frames(await engine.sendDirect(credential, call))
+            #expect(refused.first?["code"] == "BRIDGE_RESET", "credential \(credential)")
+        }
+        #expect(ran.names.isEmpty)
+        let replayedHello = try frames(await engine.sendDirect(FakeBridgeEngine.secret, forgedHello))
+        #expect(replayedHello.first?["code"] == "INVALID_MESSAGE")
+        #expect(bridge.currentSession?.id == Self.a1)
+
+        let answered = try frames(await engine.sendDirect(FakeBridgeEngine.secret, call))
+        #expect(answered.first?["t"] == "reply")
+        #expect(answered.first?["d"] == 3)
+        // The relay's handler does not take the secret in place of the session id either.
+        let viaRelay = try frames(await engine.send(FakeBridgeEngine.secret, call))
+        #expect(viaRelay.first?["code"] == "BRIDGE_RESET")
+    }
+
+    /// A denied document's secret opens nothing, and a new document ends the old secret.
+    @Test func directPostsFollowTheSessionsFate() async throws {
+        _ = await engine.hello(session: Self.e1, url: "https://evil.example/", origin: "https://evil.example")
+        let denied = try frames(await engine.sendDirect(FakeBridgeEngine.secret, #"[{"t":"call","id":1,"h":"sum","d":[1]}]"#))
+        #expect(denied.first?["code"] == "DENIED")
+        _ = await engine.hello(session: Self.a1, url: "https://app.example/", origin: "https://app.example", secret: "0123456789abcdef0123456789abcdef")
+        let stale = try frames(await engine.sendDirect(FakeBridgeEngine.secret, #"[{"t":"call","id":2,"h":"sum","d":[1]}]"#))
+        #expect(stale.first?["code"] == "BRIDGE_RESET")
+        let current = try frames(await engine.sendDirect("0123456789abcdef0123456789abcdef", #"[{"t":"call","id":3,"h":"sum","d":[4]}]"#))
+        #expect(current.first?["d"] == 4)
+    }
+
     // MARK: Native → page
 
     @Test func nativeCallsMadeBeforeReadyWaitAndLeaveInOrder() async throws {

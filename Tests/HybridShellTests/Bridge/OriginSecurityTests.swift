@@ -38,6 +38,11 @@ struct OriginSecurityTests {
             #expect(attempts["hasRelayHandler"] == "undefined")
             #expect(attempts["parentHybrid"]?.stringValue?.hasPrefix("blocked") == true)
             #expect(attempts["parentEvent"]?.stringValue?.hasPrefix("blocked") == true)
+            // The direct handler is there in every frame; without the top's secret it refuses,
+            // and a hello there (claiming the top's origin) is never taken.
+            #expect(attempts["hasDirectHandler"] == "object")
+            #expect(attempts["directHello"]?.stringValue?.contains(#""code":"INVALID_MESSAGE","message":"hello is only valid from the relay""#) == true)
+            #expect(attempts["directGuess"]?.stringValue?.contains(#""code":"BRIDGE_RESET""#) == true)
             if frame == "sandboxed" {
                 // Without allow-modals the prompt never leaves the frame.
                 #expect(attempts["barePrompt"] == .null)
@@ -72,6 +77,8 @@ struct OriginSecurityTests {
         #expect(report["wvjb"] == "DENIED")
         #expect(report["wx"] == "DENIED")
         #expect(report["attempts"]?["ownBridge"] == "DENIED")
+        #expect(report["attempts"]?["directHello"]?.stringValue?.contains(#""code":"INVALID_MESSAGE""#) == true)
+        #expect(report["attempts"]?["directGuess"]?.stringValue?.contains(#""code":"BRIDGE_RESET""#) == true)
         #expect(calls.values.isEmpty)
     }
 

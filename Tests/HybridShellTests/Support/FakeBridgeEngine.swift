@@ -99,6 +99,12 @@ final class FakeBridgeEngine: BridgeEngine {
         await post(#"{"v":1,"s":"\#(session)","m":"# + frames + "}")
     }
 
+    /// Frames posted to the page world's direct handler with `credential` as the envelope's `s`
+    /// (the page's bridge puts the session's secret there; a forger puts anything).
+    func sendDirect(_ credential: String, _ frames: String) async -> ScriptMessageReply.Answer {
+        await post(#"{"v":1,"s":"\#(credential)","m":"# + frames + "}", to: Bridge.directHandlerName)
+    }
+
     func emit(_ event: PageEvent) {
         for id in observers.keys.sorted() { observers[id]?(event) }
     }

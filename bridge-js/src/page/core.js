@@ -3,7 +3,7 @@
 
 function createBridge() {
   const channel = createChannel(receive);
-  const outbox = createOutbox(channel.send);
+  const outbox = createOutbox(sendUp);
   const calls = createCalls(outbox);
   const handlers = createPageHandlers();
   const nativeCalls = createNativeCalls(handlers, send, function () { return limits; });
@@ -23,6 +23,13 @@ function createBridge() {
     channel.listen();
     window.addEventListener('pagehide', onPageHide);
     announce();
+  }
+
+  // Up-frames go straight to native once the session is ready and this document has its secret;
+  // before that (and where native has no direct handler) through the relay.
+  function sendUp(framesText) {
+    if (phase === 'ready' && secret !== null && channel.canSendDirect) channel.sendDirect(secret, framesText);
+    else channel.send(framesText);
   }
 
   function announce() {
