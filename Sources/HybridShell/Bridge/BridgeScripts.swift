@@ -435,9 +435,6 @@ function encodeErrorObject(error) {
 // hop, two DOM events and a Promise in another world per call. Without that handler (an older
 // native side), they go through the relay as before.
 
-// Native's refusal of a whole post starts so (the relay reads its answers the same way).
-const POST_REFUSAL = '[{"t":"error",';
-
 function createChannel(onFrames) {
   // Captured now, at document start, before page scripts could replace `window.webkit`.
   const postDirect = directHandler();
@@ -468,9 +465,10 @@ function createChannel(onFrames) {
     window.dispatchEvent(new CustomEvent(UP_ANSWERED_EVENT, { detail: framesText }));
   }
 
-  // Posts frames as the session whose secret this is; native's answer comes back here, and a
-  // refused or failed post fails its calls, as the relay does for the posts it makes.
-  function sendDirect(secret, framesText) {
+  // Posts frames as the session whose secret this is; native's answer comes back here. A post
+  // native refuses as a whole (its answer is one `error` frame) or does not take fails its calls,
+  // `callIds`, as the relay does for the posts it makes.
+  function sendDirect(secret, framesText, callIds) {
     let answer;
     try {
       answer = postDirect('{"v":1,"s":"' + secret + '","m":' + framesText + '}');
@@ -479,18 +477,24 @@ function createChannel(onFrames) {
     }
     Promise.resolve(answer).then(function (text) {
       if (typeof text !== 'string' || text === '[]') return;
-      if (text.slice(0, POST_REFUSAL.length) !== POST_REFUSAL) return receiveText(text);
-      const refusal = readRefusal(text);
-      failCalls(framesText, refusal.code, refusal.message);
+      let frames;
+      try {
+        frames = JSON.parse(text);
+      } catch (e) {
+        return console.warn('hybridshell: dropped an unparseable answer');
+      }
+      if (!Array.isArray(frames)) return;
+      const refusal = frames.length === 1 && frames[0] !== null && typeof frames[0] === 'object' && frames[0].t === 'error';
+      if (!refusal) return onFrames(frames);
+      failCalls(callIds, String(frames[0].code), String(frames[0].message));
     }, function (error) {
-      failCalls(framesText, ErrorCode.BRIDGE_RESET, 'native did not take the message: ' + describeError(error));
+      failCalls(callIds, ErrorCode.BRIDGE_RESET, 'native did not take the message: ' + errorFromThrown(error).message);
     });
   }
 
-  function failCalls(framesText, code, message) {
+  function failCalls(callIds, code, message) {
     const e = { code: code, message: message, details: null };
-    const replies = callIdsIn(framesText).map(function (id) { return { t: 'reply', id: id, ok: false, e: e }; });
-    if (replies.length > 0) onFrames(replies);
+    if (callIds.length > 0) onFrames(callIds.map(function (id) { return { t: 'reply', id: id, ok: false, e: e }; }));
   }
 
   return {
@@ -510,37 +514,6 @@ function directHandler() {
     return handler && typeof handler.postMessage === 'function' ? handler.postMessage.bind(handler) : null;
   } catch (error) {
     return null;
-  }
-}
-
-function readRefusal(text) {
-  try {
-    const frame = JSON.parse(text)[0];
-    return { code: String(frame.code), message: String(frame.message) };
-  } catch (error) {
-    return { code: ErrorCode.INVALID_MESSAGE, message: 'native refused the message' };
-  }
-}
-
-// The ids of the call frames in a frames text the page itself made.
-function callIdsIn(framesText) {
-  let frames;
-  try {
-    frames = JSON.parse(framesText);
-  } catch (error) {
-    return [];
-  }
-  if (!Array.isArray(frames)) return [];
-  return frames.filter(function (frame) {
-    return frame !== null && typeof frame === 'object' && frame.t === 'call' && isId(frame.id);
-  }).map(function (frame) { return frame.id; });
-}
-
-function describeError(error) {
-  try {
-    return error && typeof error.message === 'string' ? error.message : String(error);
-  } catch (e) {
-    return 'unknown error';
   }
 }
 // Frames waiting to go up. Everything queued in one tick leaves as one up-event (one native
@@ -588,8 +561,9 @@ function createOutbox(send) {
   // Counts the posts of the current task. The count starts again when a task is known to be new
   // (newTask: a down-frame came, flushInNextTask) rather than from a timer armed per post: such a
   // timer cost a main-loop wake-up per `await hybrid.call`, the most common call there is.
-  function countPost(text) {
-    send(text);
+  // `callIds`: the ids of the call frames in `text` (a post refused as a whole fails them).
+  function countPost(text, callIds) {
+    send(text, callIds);
     postsThisTask++;
   }
 
@@ -607,25 +581,29 @@ function createOutbox(send) {
     // The usual batch, one frame within the limit (an awaited call), leaves without the batching
     // below: no closure, no array, no join.
     if (open && entries.length === 1 && entries[0].text.length <= maxPayload) {
-      const text = '[' + entries[0].text + ']';
+      const entry = entries[0];
+      const text = '[' + entry.text + ']';
       entries = [];
       if (typeof last === 'function') {
         postsThisTask++;
         last(text);
       } else {
-        countPost(text);
+        countPost(text, entry.callId === undefined ? [] : [entry.callId]);
       }
       return;
     }
     let held = null;
-    const post = function (text) {
-      if (held !== null) countPost(held);
+    let heldIds = null;
+    const post = function (text, ids) {
+      if (held !== null) countPost(held, heldIds);
       held = text;
+      heldIds = ids;
     };
     if (open) {
       const batch = entries;
       entries = [];
       let texts = [];
+      let ids = [];
       let length = 2;
       for (const entry of batch) {
         if (entry.text.length > maxPayload) {
@@ -633,17 +611,19 @@ function createOutbox(send) {
           continue;
         }
         if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
-          post('[' + texts.join(',') + ']');
+          post('[' + texts.join(',') + ']', ids);
           texts = [];
+          ids = [];
           length = 2;
         }
         length += entry.text.length + (texts.length > 0 ? 1 : 0);
         texts.push(entry.text);
+        if (entry.callId !== undefined) ids.push(entry.callId);
       }
-      if (texts.length > 0) post('[' + texts.join(',') + ']');
+      if (texts.length > 0) post('[' + texts.join(',') + ']', ids);
     }
     if (typeof last !== 'function') {
-      if (held !== null) countPost(held);
+      if (held !== null) countPost(held, heldIds);
       return;
     }
     if (held !== null) postsThisTask++;
@@ -1058,8 +1038,8 @@ function createBridge() {
 
   // Up-frames go straight to native once the session is ready and this document has its secret;
   // before that (and where native has no direct handler) through the relay.
-  function sendUp(framesText) {
-    if (phase === 'ready' && secret !== null && channel.canSendDirect) channel.sendDirect(secret, framesText);
+  function sendUp(framesText, callIds) {
+    if (phase === 'ready' && secret !== null && channel.canSendDirect) channel.sendDirect(secret, framesText, callIds);
     else channel.send(framesText);
   }
 

@@ -5,9 +5,6 @@
 // hop, two DOM events and a Promise in another world per call. Without that handler (an older
 // native side), they go through the relay as before.
 
-// Native's refusal of a whole post starts so (the relay reads its answers the same way).
-const POST_REFUSAL = '[{"t":"error",';
-
 function createChannel(onFrames) {
   // Captured now, at document start, before page scripts could replace `window.webkit`.
   const postDirect = directHandler();
@@ -38,9 +35,10 @@ function createChannel(onFrames) {
     window.dispatchEvent(new CustomEvent(UP_ANSWERED_EVENT, { detail: framesText }));
   }
 
-  // Posts frames as the session whose secret this is; native's answer comes back here, and a
-  // refused or failed post fails its calls, as the relay does for the posts it makes.
-  function sendDirect(secret, framesText) {
+  // Posts frames as the session whose secret this is; native's answer comes back here. A post
+  // native refuses as a whole (its answer is one `error` frame) or does not take fails its calls,
+  // `callIds`, as the relay does for the posts it makes.
+  function sendDirect(secret, framesText, callIds) {
     let answer;
     try {
       answer = postDirect('{"v":1,"s":"' + secret + '","m":' + framesText + '}');
@@ -49,18 +47,24 @@ function createChannel(onFrames) {
     }
     Promise.resolve(answer).then(function (text) {
       if (typeof text !== 'string' || text === '[]') return;
-      if (text.slice(0, POST_REFUSAL.length) !== POST_REFUSAL) return receiveText(text);
-      const refusal = readRefusal(text);
-      failCalls(framesText, refusal.code, refusal.message);
+      let frames;
+      try {
+        frames = JSON.parse(text);
+      } catch (e) {
+        return console.warn('hybridshell: dropped an unparseable answer');
+      }
+      if (!Array.isArray(frames)) return;
+      const refusal = frames.length === 1 && frames[0] !== null && typeof frames[0] === 'object' && frames[0].t === 'error';
+      if (!refusal) return onFrames(frames);
+      failCalls(callIds, String(frames[0].code), String(frames[0].message));
     }, function (error) {
-      failCalls(framesText, ErrorCode.BRIDGE_RESET, 'native did not take the message: ' + describeError(error));
+      failCalls(callIds, ErrorCode.BRIDGE_RESET, 'native did not take the message: ' + errorFromThrown(error).message);
     });
   }
 
-  function failCalls(framesText, code, message) {
+  function failCalls(callIds, code, message) {
     const e = { code: code, message: message, details: null };
-    const replies = callIdsIn(framesText).map(function (id) { return { t: 'reply', id: id, ok: false, e: e }; });
-    if (replies.length > 0) onFrames(replies);
+    if (callIds.length > 0) onFrames(callIds.map(function (id) { return { t: 'reply', id: id, ok: false, e: e }; }));
   }
 
   return {
@@ -80,36 +84,5 @@ function directHandler() {
     return handler && typeof handler.postMessage === 'function' ? handler.postMessage.bind(handler) : null;
   } catch (error) {
     return null;
-  }
-}
-
-function readRefusal(text) {
-  try {
-    const frame = JSON.parse(text)[0];
-    return { code: String(frame.code), message: String(frame.message) };
-  } catch (error) {
-    return { code: ErrorCode.INVALID_MESSAGE, message: 'native refused the message' };
-  }
-}
-
-// The ids of the call frames in a frames text the page itself made.
-function callIdsIn(framesText) {
-  let frames;
-  try {
-    frames = JSON.parse(framesText);
-  } catch (error) {
-    return [];
-  }
-  if (!Array.isArray(frames)) return [];
-  return frames.filter(function (frame) {
-    return frame !== null && typeof frame === 'object' && frame.t === 'call' && isId(frame.id);
-  }).map(function (frame) { return frame.id; });
-}
-
-function describeError(error) {
-  try {
-    return error && typeof error.message === 'string' ? error.message : String(error);
-  } catch (e) {
-    return 'unknown error';
   }
 }

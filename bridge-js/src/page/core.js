@@ -27,8 +27,8 @@ function createBridge() {
 
   // Up-frames go straight to native once the session is ready and this document has its secret;
   // before that (and where native has no direct handler) through the relay.
-  function sendUp(framesText) {
-    if (phase === 'ready' && secret !== null && channel.canSendDirect) channel.sendDirect(secret, framesText);
+  function sendUp(framesText, callIds) {
+    if (phase === 'ready' && secret !== null && channel.canSendDirect) channel.sendDirect(secret, framesText, callIds);
     else channel.send(framesText);
   }
 

@@ -43,8 +43,9 @@ function createOutbox(send) {
   // Counts the posts of the current task. The count starts again when a task is known to be new
   // (newTask: a down-frame came, flushInNextTask) rather than from a timer armed per post: such a
   // timer cost a main-loop wake-up per `await hybrid.call`, the most common call there is.
-  function countPost(text) {
-    send(text);
+  // `callIds`: the ids of the call frames in `text` (a post refused as a whole fails them).
+  function countPost(text, callIds) {
+    send(text, callIds);
     postsThisTask++;
   }
 
@@ -62,25 +63,29 @@ function createOutbox(send) {
     // The usual batch, one frame within the limit (an awaited call), leaves without the batching
     // below: no closure, no array, no join.
     if (open && entries.length === 1 && entries[0].text.length <= maxPayload) {
-      const text = '[' + entries[0].text + ']';
+      const entry = entries[0];
+      const text = '[' + entry.text + ']';
       entries = [];
       if (typeof last === 'function') {
         postsThisTask++;
         last(text);
       } else {
-        countPost(text);
+        countPost(text, entry.callId === undefined ? [] : [entry.callId]);
       }
       return;
     }
     let held = null;
-    const post = function (text) {
-      if (held !== null) countPost(held);
+    let heldIds = null;
+    const post = function (text, ids) {
+      if (held !== null) countPost(held, heldIds);
       held = text;
+      heldIds = ids;
     };
     if (open) {
       const batch = entries;
       entries = [];
       let texts = [];
+      let ids = [];
       let length = 2;
       for (const entry of batch) {
         if (entry.text.length > maxPayload) {
@@ -88,17 +93,19 @@ function createOutbox(send) {
           continue;
         }
         if (texts.length >= MAX_FRAMES_PER_POST || (texts.length > 0 && length + 1 + entry.text.length > maxPayload + 2)) {
-          post('[' + texts.join(',') + ']');
+          post('[' + texts.join(',') + ']', ids);
           texts = [];
+          ids = [];
           length = 2;
         }
         length += entry.text.length + (texts.length > 0 ? 1 : 0);
         texts.push(entry.text);
+        if (entry.callId !== undefined) ids.push(entry.callId);
       }
-      if (texts.length > 0) post('[' + texts.join(',') + ']');
+      if (texts.length > 0) post('[' + texts.join(',') + ']', ids);
     }
     if (typeof last !== 'function') {
-      if (held !== null) countPost(held);
+      if (held !== null) countPost(held, heldIds);
       return;
     }
     if (held !== null) postsThisTask++;
