@@ -5,7 +5,7 @@ Usage:
   python3 bench/instructions.py [--calls N] BUILD...     e.g. bench/instructions.py .build/release/hybrid-bench
 
 Wall-clock figures on a shared 2-core machine move by 10-30 % between runs; an instruction count
-does not. This runs each program under valgrind's callgrind (UI process only: WebKit's web and
+moves much less. This runs each program under valgrind's callgrind (UI process only: WebKit's web and
 network processes run natively) twice, with 200 and with 200 + N calls, so start-up cancels out:
 the difference over N is what one more call costs the UI process, in instructions. It covers:
 
@@ -13,8 +13,10 @@ the difference over N is what one more call costs the UI process, in instruction
   native  a native -> page echo: c/nativecall against `hybrid-bench bridge`'s native calls
 
 It counts only the UI process's share of a call (the web process's JavaScript runs JIT-compiled,
-which callgrind cannot follow from here), and instructions are not time; it tells whether a change
-to the Swift side made a call cheaper, which the clock cannot on such a machine.
+which callgrind cannot follow from here), and instructions are not time. Nor is the count exact:
+what the main loop does between calls depends on timing (how many iterations, which sources are
+ready), so counts move by about 5 % between runs, the C programs' too. It still tells a change of
+10 % or more to the Swift side apart, which the clock cannot on such a machine.
 
 Needs valgrind (apt install valgrind). valgrind 3.19 (Debian 12) cannot read the DWARF 5 that
 Swift writes, so each BUILD is run from a copy without debug information (`strip --strip-debug`).
