@@ -444,19 +444,8 @@ function createChannel(onFrames) {
   }
 
   function receive(event) {
-    receiveText(event.detail);
-  }
-
-  function receiveText(text) {
-    if (typeof text !== 'string') return;
-    let frames;
-    try {
-      frames = JSON.parse(text);
-    } catch (e) {
-      console.warn('hybridshell: dropped unparseable down-frames');
-      return;
-    }
-    if (Array.isArray(frames)) onFrames(frames);
+    const frames = downFrames(event.detail);
+    if (frames !== null) onFrames(frames);
   }
 
   // The up-frames that answer the delivery being handled, and the word that it is answered
@@ -476,14 +465,8 @@ function createChannel(onFrames) {
       answer = Promise.reject(error);
     }
     Promise.resolve(answer).then(function (text) {
-      if (typeof text !== 'string' || text === '[]') return;
-      let frames;
-      try {
-        frames = JSON.parse(text);
-      } catch (e) {
-        return console.warn('hybridshell: dropped an unparseable answer');
-      }
-      if (!Array.isArray(frames)) return;
+      const frames = downFrames(text);
+      if (frames === null || frames.length === 0) return;
       const refusal = frames.length === 1 && frames[0] !== null && typeof frames[0] === 'object' && frames[0].t === 'error';
       if (!refusal) return onFrames(frames);
       failCalls(callIds, String(frames[0].code), String(frames[0].message));
@@ -505,6 +488,20 @@ function createChannel(onFrames) {
     get canSendDirect() { return postDirect !== null; },
     listen: function () { window.addEventListener(DOWN_EVENT, receive); },
   };
+}
+
+// The frames array a down-event or an answer carries; null (after a warning when it is not JSON)
+// for anything else.
+function downFrames(text) {
+  if (typeof text !== 'string') return null;
+  let frames;
+  try {
+    frames = JSON.parse(text);
+  } catch (e) {
+    console.warn('hybridshell: dropped unparseable down-frames');
+    return null;
+  }
+  return Array.isArray(frames) ? frames : null;
 }
 
 function directHandler() {
