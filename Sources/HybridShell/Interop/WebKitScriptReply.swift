@@ -18,7 +18,9 @@ final class WebKitScriptReply {
     func succeed(_ text: String) {
         guard let reply, let context else { return }
         self.reply = nil
-        let value = jsc_value_new_string(UnsafeMutablePointer(context), text)
+        // withCString hands over the string's own storage; passing `text` as a `char *` argument
+        // would copy it first (megabytes, for a large echo).
+        let value = text.withCString { jsc_value_new_string(UnsafeMutablePointer(context), $0) }
         webkit_script_message_reply_return_value(reply, value)
         g_object_unref(value)
         webkit_script_message_reply_unref(reply)

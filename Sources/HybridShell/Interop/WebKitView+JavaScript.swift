@@ -78,8 +78,13 @@ extension WebKitView {
             defer { g_object_unref(value) }
             completion(.success(jsc_value_is_string(value) != 0 ? JSCValueConversion.string(value) : nil))
         }
-        webkit_web_view_call_async_javascript_function(view, body, -1, variant, world, nil, nil,
-                                                       asyncCallReady, finish.retainedUserData())
+        // Through withCString: a `String` passed as `char *` is copied first, on every delivery.
+        body.withCString { body in
+            withOptionalCString(world) { world in
+                webkit_web_view_call_async_javascript_function(view, body, -1, variant, world, nil, nil,
+                                                               asyncCallReady, finish.retainedUserData())
+            }
+        }
     }
 
     static func javaScriptResult(_ value: UnsafeMutablePointer<JSCValue>?, _ error: UnsafeMutablePointer<GError>?) -> Result<JSONValue, any Error> {
@@ -137,6 +142,12 @@ enum JSCValueConversion {
     }
 }
 
+/// `string.withCString`, or a null pointer for nil.
+func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let string else { return body(nil) }
+    return string.withCString(body)
+}
+
 /// Typed string arguments for `webkit_web_view_call_async_javascript_function` (a `GVariant` of
 /// type `a{sv}`), so no value is ever written into JavaScript source. Strings must not hold NUL.
 enum GVariantArguments {
@@ -146,7 +157,10 @@ enum GVariantArguments {
     static func make(strings: [String: String]) -> OpaquePointer? {
         guard !strings.isEmpty else { return nil }
         var entries: [OpaquePointer?] = strings.map { key, value in
-            g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(g_variant_new_string(value)))
+            // One copy of each value, which the variant takes: `g_variant_new_string(value)` would
+            // copy it twice (Swift's `char *` conversion, then GLib's own).
+            let text = value.withCString { g_variant_new_take_string(g_strdup($0)) }
+            return key.withCString { g_variant_new_dict_entry(g_variant_new_string($0), g_variant_new_variant(text)) }
         }
         return entries.withUnsafeMutableBufferPointer { g_variant_new_array(nil, $0.baseAddress, gsize($0.count)) }
     }

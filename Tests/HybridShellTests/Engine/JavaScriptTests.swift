@@ -61,6 +61,22 @@ struct JavaScriptAsyncTests {
         #expect(length == .number(Double(nasty.utf16.count)))
     }
 
+    /// The bridge's delivery path: string arguments go into the GVariant without the `char *`
+    /// conversion's copy, and come back as the function's string result.
+    @Test func stringArgumentsAndResultsSurviveByteExactInEitherWorld() async throws {
+        let view = try makeView()
+        defer { view.close() }
+        try await loadHTML(view, "<p>x</p>")
+        let nasty = "quote \" apostrophe ' backslash \\ </script> \u{2028} \u{2029} emoji 🦊👩‍👩‍👧 tab\t é"
+        let large = String(repeating: "ab\u{2028}🦊\"", count: 300_000)  // ~3.3 MB of UTF-8
+        for world in [ScriptWorld.page, .isolated("hybridshell-test")] {
+            #expect(try await view.callFunctionReturningString("return a + '|' + b", strings: ["a": nasty, "b": "x"], in: world)
+                    == nasty + "|x")
+            #expect(try await view.callFunctionReturningString("return large", strings: ["large": large], in: world) == large)
+            #expect(try await view.callFunctionReturningString("return String(short.length)", strings: ["short": ""], in: world) == "0")
+        }
+    }
+
     @Test func rejectedPromiseBecomesAnError() async throws {
         let view = try makeView()
         defer { view.close() }
