@@ -44,6 +44,9 @@ class FakeNative {
     this.nextPageCallId = 1;
     this.outgoing = [];
     this.deliveryAnswers = [];
+    // directDelivery: pushes go to the page world's __hybridshellPage when the hello offered it.
+    this.directDelivery = false;
+    this.directDeliveries = [];
     // Every frames text the page sent up after its hello, in order: posts and delivery answers.
     this.upFrames = [];
     this.onBridgeLoaded = null;
@@ -142,7 +145,7 @@ class FakeNative {
       Array.isArray(frame.dialects);
     if (!valid) return postError('INVALID_MESSAGE', 'malformed hello');
     const allowed = this.allowedOrigins.includes(frame.origin);
-    this.sessions.set(id, { id, secret: frame.secret, origin: frame.origin, url: frame.url, dialects: frame.dialects, allowed });
+    this.sessions.set(id, { id, secret: frame.secret, origin: frame.origin, url: frame.url, dialects: frame.dialects, deliver: frame.deliver === true, allowed });
     this.session = id;
     if (!allowed) return JSON.stringify([{ t: 'denied', code: 'DENIED', message: `origin ${frame.origin} may not use the bridge` }]);
     return JSON.stringify([{ t: 'ready', session: id, limits: this.limits, timeout: this.timeout }]);
@@ -227,13 +230,26 @@ class FakeNative {
   flush() {
     const frames = this.outgoing;
     this.outgoing = [];
-    if (frames.length > 0) this.deliver(JSON.stringify(frames));
+    if (frames.length === 0) return;
+    const session = this.sessions.get(this.session);
+    // Like Swift's Bridge.flush: straight into the page world when its hello offered that.
+    if (this.directDelivery && session && session.deliver) this.deliverDirect(JSON.stringify(frames));
+    else this.deliver(JSON.stringify(frames));
   }
 
   // The relay answers a delivery with the up-frames the page sent while handling it; native
   // handles them as it handles a post, pushing what a post would have answered.
   deliver(framesText, session = this.session) {
-    const answer = this.isolated.global.__hybridshellRelay.deliver(session + framesText);
+    return this.handleDeliveryAnswer(this.isolated.global.__hybridshellRelay.deliver(session + framesText), session);
+  }
+
+  // The direct delivery (PROTOCOL.md): the page world's own function, named by the secret.
+  deliverDirect(framesText, secret = this.sessions.get(this.session).secret) {
+    this.directDeliveries.push(framesText);
+    return this.handleDeliveryAnswer(this.page.global.__hybridshellPage.deliver(secret + framesText), this.session);
+  }
+
+  handleDeliveryAnswer(answer, session) {
     // The answer is the text itself when every call answered at once, else a Promise of it.
     const handle = (text) => {
       if (typeof text !== 'string' || text === '') return;

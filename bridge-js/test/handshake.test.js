@@ -18,7 +18,8 @@ for (const order of ['relay-first', 'page-first', 'dynamic']) {
     assert.match(hello.s, /^[0-9a-f]{32}$/);
     assert.strictEqual(hello.m.length, 1);
     const frame = hello.m[0];
-    assert.deepStrictEqual(Object.keys(frame), ['t', 'url', 'origin', 'secret', 'dialects']);
+    assert.deepStrictEqual(Object.keys(frame), ['t', 'url', 'origin', 'secret', 'dialects', 'deliver']);
+    assert.strictEqual(frame.deliver, true);
     assert.strictEqual(frame.url, 'https://app.example/index.html');
     assert.strictEqual(frame.origin, 'https://app.example');
     assert.match(frame.secret, /^[0-9a-f]{32}$/);
@@ -71,7 +72,10 @@ test('nothing but the public objects reaches the page globals', () => {
   const before = new Set(Object.getOwnPropertyNames(env.window));
   env.injectPage();
   const added = Object.getOwnPropertyNames(env.window).filter((name) => !before.has(name)).sort();
-  assert.deepStrictEqual(added, ['KGJSBridge', 'WebViewJavascriptBridge', '_dswk', 'hybrid', 'wx']);
+  assert.deepStrictEqual(added, ['KGJSBridge', 'WebViewJavascriptBridge', '__hybridshellPage', '_dswk', 'hybrid', 'wx']);
+  const descriptor = Object.getOwnPropertyDescriptor(env.window, '__hybridshellPage');
+  assert.strictEqual(descriptor.writable || descriptor.configurable || descriptor.enumerable, false, 'fixed for the document');
+  assert.ok(Object.isFrozen(descriptor.value));
   assert.strictEqual(typeof PAGE, 'string');
 });
 

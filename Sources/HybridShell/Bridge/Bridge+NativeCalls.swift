@@ -81,9 +81,12 @@ extension Bridge {
     /// Sends the session's queued frames as one delivery; nothing is held strongly across the await.
     private func flush(_ session: BridgeSession) {
         guard let (engine, frames) = takeOutbox(session) else { return }
+        let (body, strings, world) = session.directDelivery
+            ? (DirectDelivery.body, DirectDelivery.arguments(origin: session.origin, secret: session.secret, frames: frames), ScriptWorld.page)
+            : (Self.deliverBody, ["m": session.id + frames], ScriptWorld.isolated(Bridge.world))
         if let direct = directEngine {
             // The answer is read in WebKit's callback: no job between it and the waiting call.
-            direct.callFunctionReturningString(Self.deliverBody, strings: ["m": session.id + frames], in: .isolated(Bridge.world)) {
+            direct.callFunctionReturningString(body, strings: strings, in: world) {
                 [weak self, weak session] answer in
                 guard let self, let session, let text = (try? answer.get()) ?? nil, !text.isEmpty else { return }
                 self.receiveDeliveryAnswer(text, session: session)
@@ -92,9 +95,7 @@ extension Bridge {
         }
         Task { @EngineActor [weak self, weak session, engine] in
             guard let session else { return }
-            let answer = try? await engine.callFunctionReturningString(
-                Self.deliverBody, strings: ["m": session.id + frames],
-                in: .isolated(Bridge.world))
+            let answer = try? await engine.callFunctionReturningString(body, strings: strings, in: world)
             guard let self, let text = answer ?? nil, !text.isEmpty else { return }
             self.receiveDeliveryAnswer(text, session: session)
         }

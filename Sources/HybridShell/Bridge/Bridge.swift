@@ -157,14 +157,14 @@ public final class Bridge {
             reply.succeed(OutboundFrame.refusal(error.error))
             return nil
         }
-        if case .hello(let url, let origin, let secret, _)? = post.frames.first, post.frames.count == 1 {
+        if case .hello(let url, let origin, let secret, _, let deliver)? = post.frames.first, post.frames.count == 1 {
             // Only the relay vouches for a document's address: any frame can post to the page
             // world's handler, so a hello from there would let it claim any origin.
             guard transport == .relay else {
                 reply.succeed(OutboundFrame.refusal(BridgeError(.invalidMessage, "hello is only valid from the relay")))
                 return nil
             }
-            hello(post.session, url: url, origin: origin, secret: secret, reply: reply)
+            hello(post.session, url: url, origin: origin, secret: secret, deliver: deliver, reply: reply)
             return nil
         }
         guard let session, !session.isEnded, transport.admits(post.session, to: session) else {
@@ -179,14 +179,15 @@ public final class Bridge {
         return (post, session)
     }
 
-    private func hello(_ id: String, url: String, origin: String, secret: String, reply: ScriptMessageReply) {
+    private func hello(_ id: String, url: String, origin: String, secret: String, deliver: Bool, reply: ScriptMessageReply) {
         if session?.id == id {
             reply.succeed(OutboundFrame.refusal(BridgeError(.invalidMessage, "hello is only valid as a session's first post")))
             return
         }
         endSession(BridgeError(.bridgeReset, "a new document started"))
         let allowed = configuration.originPolicy.allows(origin: origin)
-        let newSession = BridgeSession(id: id, secret: secret, origin: origin, url: url, allowed: allowed)
+        let newSession = BridgeSession(id: id, secret: secret, origin: origin, url: url, allowed: allowed,
+                                       directDelivery: deliver && DirectDelivery.serves(origin: origin))
         session = newSession
         transcript?.record(direction: "in", session: id, kind: "hello", handler: nil, id: nil, size: 0, latency: nil,
                            outcome: allowed ? "ready \(origin)" : "denied \(origin)")

@@ -82,15 +82,21 @@ function onUpAnswered(event) {
 function onPageUp(framesText) {
   if (helloSent) return;
   let dialects = [];
+  let deliver = false;
   try {
-    const announced = JSON.parse(framesText)[0].dialects;
+    const pageUp = JSON.parse(framesText)[0];
+    const announced = pageUp.dialects;
     if (Array.isArray(announced)) dialects = announced.filter(function (name) { return typeof name === 'string'; });
+    deliver = pageUp.deliver === true;
   } catch (error) {
     dialects = [];
   }
   helloSent = true;
   sendDown(JSON.stringify([{ t: 'secret', secret: secret }]));
   const hello = { t: 'hello', url: window.location.href, origin: window.location.origin, secret: secret, dialects: dialects };
+  // The page world says it holds the direct delivery's function (a hint, not a proof: native
+  // checks the origin and the page the secret on every delivery).
+  if (deliver) hello.deliver = true;
   post(JSON.stringify([hello]), true);
 }
 
@@ -231,6 +237,8 @@ const DOWN_EVENT = 'hybridshell:down';
 const UP_ANSWERED_EVENT = 'hybridshell:up-answered';
 const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 512 });
 const DEFAULT_TIMEOUT = 30000;
+// Native's direct deliveries call `<DELIVER_GLOBAL>.deliver(secret + framesText)` (see core.js).
+const DELIVER_GLOBAL = '__hybridshellPage';
 
 // Captured now, before page scripts can replace them.
 const console = window.console;
@@ -397,8 +405,10 @@ function invalid(message) {
 // encoded twice. Key order follows PROTOCOL.md.
 
 const Frames = {
-  pageUp: function (dialects) {
-    return JSON.stringify([{ t: 'page-up', dialects: dialects }]);
+  pageUp: function (dialects, deliver) {
+    const frame = { t: 'page-up', dialects: dialects };
+    if (deliver) frame.deliver = true;
+    return JSON.stringify([frame]);
   },
   call: function (id, name, dataText, timeout, dialect) {
     const deadline = timeout > 0 && timeout !== Infinity ? ',"to":' + timeout : '';
@@ -1023,11 +1033,13 @@ function createBridge() {
   let secret = null;
   let limits = DEFAULT_LIMITS;
   let settleReady = null;
+  let deliverInstalled = false;
   const ready = new Promise(function (resolve, reject) { settleReady = { resolve: resolve, reject: reject }; });
   // Callers of `ready` still see a rejection; this only keeps a denied page's console quiet.
   ready.catch(function () {});
 
   function start() {
+    deliverInstalled = installDeliver();
     channel.listen();
     window.addEventListener('pagehide', onPageHide);
     announce();
@@ -1041,10 +1053,39 @@ function createBridge() {
   }
 
   function announce() {
-    channel.send(Frames.pageUp(dialects));
+    channel.send(Frames.pageUp(dialects, deliverInstalled));
   }
 
-  function receive(frames) {
+  // Native's down-frames straight into the page world (bridge-js/PROTOCOL.md, "The direct
+  // delivery"): native's function body checks the document's origin, this checks that the
+  // delivery is for this document's session (its secret), so nothing meant for one document is
+  // handled by another. `text` is the secret followed by the frames text (one argument: WebKit
+  // converts each on both sides). The answer is what a relay delivery answers: the up-frames that
+  // answer its calls at once ('' for none; the rest leave as posts), or false for another
+  // document's.
+  function deliver(text) {
+    if (secret === null || typeof text !== 'string' || text.slice(0, secret.length) !== secret) return false;
+    const frames = downFrames(text.slice(secret.length));
+    if (frames === null) return '';
+    let answer = '';
+    receive(frames, function (text) { answer = text; });
+    return answer;
+  }
+
+  // The one global native calls into; fixed now, at document start, so no page script can put
+  // its own in its place for this document (a page script that got there first keeps it, and
+  // this document uses the relay).
+  function installDeliver() {
+    try {
+      Object.defineProperty(window, DELIVER_GLOBAL, { value: Object.freeze({ deliver: deliver }) });
+      return true;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  // `answerTo` takes the answering up-frames of a direct delivery (see deliver).
+  function receive(frames, answerTo) {
     outbox.newTask();
     // A delivery of native calls that all answered at once sends its replies now, the last of
     // them as UP_ANSWERED_EVENT, so the relay can hand them back as the delivery's result without
@@ -1067,7 +1108,7 @@ function createBridge() {
           console.error('hybridshell: failed to handle a down-frame', error);
         }
       }
-      if (answered) outbox.flushNow(channel.sendAnswered);
+      if (answered) outbox.flushNow(answerTo === undefined ? channel.sendAnswered : answerTo);
     } finally {
       outbox.release();
     }

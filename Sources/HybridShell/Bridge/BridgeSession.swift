@@ -6,6 +6,8 @@ final class BridgeSession {
     let origin: String
     let url: String
     let allowed: Bool
+    /// Deliveries go straight into the page world (``DirectDelivery``) instead of through the relay.
+    let directDelivery: Bool
     let started = ContinuousClock.now
     private(set) var isEnded = false
 
@@ -28,12 +30,13 @@ final class BridgeSession {
     /// False after dsbridge's `_dsb.disableJavascriptDialogBlock(true)`: dialogs answer at once.
     var dialogsBlock = true
 
-    init(id: String, secret: String, origin: String, url: String, allowed: Bool) {
+    init(id: String, secret: String, origin: String, url: String, allowed: Bool, directDelivery: Bool = false) {
         self.id = id
         self.secret = secret
         self.origin = origin
         self.url = url
         self.allowed = allowed
+        self.directDelivery = directDelivery
     }
 
     func takeNativeCallID() -> Int {

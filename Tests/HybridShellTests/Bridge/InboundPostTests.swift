@@ -44,6 +44,13 @@ struct InboundPostTests {
         (#"{"t":"cancel","id":2,"zz":1,"d":null}"#, InboundFrame.invalid(id: 2, reason: "a cancel frame has no member \"d\"")),
         (#"{"t":"cancel","id":2,"ok":true,"e":1}"#, .invalid(id: 2, reason: "a cancel frame has no member \"e\"")),
         (#"{"t":"hello","id":1,"url":"u","origin":"o","secret":"s"}"#, .invalid(id: 1, reason: "a hello frame has no member \"id\"")),
+        // The page world's offer of the direct delivery: a boolean, false when absent.
+        (#"{"t":"hello","url":"u","origin":"o","secret":"fedcba9876543210fedcba9876543210","dialects":["wx"],"deliver":true}"#,
+         .hello(url: "u", origin: "o", secret: "fedcba9876543210fedcba9876543210", dialects: ["wx"], deliver: true)),
+        (#"{"t":"hello","url":"u","origin":"o","secret":"fedcba9876543210fedcba9876543210"}"#,
+         .hello(url: "u", origin: "o", secret: "fedcba9876543210fedcba9876543210", dialects: [], deliver: false)),
+        (#"{"t":"hello","url":"u","origin":"o","secret":"fedcba9876543210fedcba9876543210","deliver":"yes"}"#,
+         .invalid(id: nil, reason: "a hello frame's deliver must be true or false")),
         (#"{"id":5,"h":"x"}"#, .invalid(id: 5, reason: "the frame has no type (t)")),
         (#"{"t":"shout","id":5}"#, .invalid(id: 5, reason: "unknown frame type \"shout\"")),
         (#"{"t":"call","id":3,"h":"x","d":[1],"to":250,"dl":"wvjb"}"#,

@@ -21,6 +21,8 @@ const DOWN_EVENT = 'hybridshell:down';
 const UP_ANSWERED_EVENT = 'hybridshell:up-answered';
 const DEFAULT_LIMITS = Object.freeze({ maxPayload: 16777216, maxDepth: 512 });
 const DEFAULT_TIMEOUT = 30000;
+// Native's direct deliveries call `<DELIVER_GLOBAL>.deliver(secret + framesText)` (see core.js).
+const DELIVER_GLOBAL = '__hybridshellPage';
 
 // Captured now, before page scripts can replace them.
 const console = window.console;

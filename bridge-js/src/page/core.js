@@ -15,11 +15,13 @@ function createBridge() {
   let secret = null;
   let limits = DEFAULT_LIMITS;
   let settleReady = null;
+  let deliverInstalled = false;
   const ready = new Promise(function (resolve, reject) { settleReady = { resolve: resolve, reject: reject }; });
   // Callers of `ready` still see a rejection; this only keeps a denied page's console quiet.
   ready.catch(function () {});
 
   function start() {
+    deliverInstalled = installDeliver();
     channel.listen();
     window.addEventListener('pagehide', onPageHide);
     announce();
@@ -33,10 +35,39 @@ function createBridge() {
   }
 
   function announce() {
-    channel.send(Frames.pageUp(dialects));
+    channel.send(Frames.pageUp(dialects, deliverInstalled));
   }
 
-  function receive(frames) {
+  // Native's down-frames straight into the page world (bridge-js/PROTOCOL.md, "The direct
+  // delivery"): native's function body checks the document's origin, this checks that the
+  // delivery is for this document's session (its secret), so nothing meant for one document is
+  // handled by another. `text` is the secret followed by the frames text (one argument: WebKit
+  // converts each on both sides). The answer is what a relay delivery answers: the up-frames that
+  // answer its calls at once ('' for none; the rest leave as posts), or false for another
+  // document's.
+  function deliver(text) {
+    if (secret === null || typeof text !== 'string' || text.slice(0, secret.length) !== secret) return false;
+    const frames = downFrames(text.slice(secret.length));
+    if (frames === null) return '';
+    let answer = '';
+    receive(frames, function (text) { answer = text; });
+    return answer;
+  }
+
+  // The one global native calls into; fixed now, at document start, so no page script can put
+  // its own in its place for this document (a page script that got there first keeps it, and
+  // this document uses the relay).
+  function installDeliver() {
+    try {
+      Object.defineProperty(window, DELIVER_GLOBAL, { value: Object.freeze({ deliver: deliver }) });
+      return true;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  // `answerTo` takes the answering up-frames of a direct delivery (see deliver).
+  function receive(frames, answerTo) {
     outbox.newTask();
     // A delivery of native calls that all answered at once sends its replies now, the last of
     // them as UP_ANSWERED_EVENT, so the relay can hand them back as the delivery's result without
@@ -59,7 +90,7 @@ function createBridge() {
           console.error('hybridshell: failed to handle a down-frame', error);
         }
       }
-      if (answered) outbox.flushNow(channel.sendAnswered);
+      if (answered) outbox.flushNow(answerTo === undefined ? channel.sendAnswered : answerTo);
     } finally {
       outbox.release();
     }

@@ -2,8 +2,10 @@
 // encoded twice. Key order follows PROTOCOL.md.
 
 const Frames = {
-  pageUp: function (dialects) {
-    return JSON.stringify([{ t: 'page-up', dialects: dialects }]);
+  pageUp: function (dialects, deliver) {
+    const frame = { t: 'page-up', dialects: dialects };
+    if (deliver) frame.deliver = true;
+    return JSON.stringify([frame]);
   },
   call: function (id, name, dataText, timeout, dialect) {
     const deadline = timeout > 0 && timeout !== Infinity ? ',"to":' + timeout : '';

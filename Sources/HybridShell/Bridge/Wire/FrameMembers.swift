@@ -6,10 +6,10 @@ struct FrameMembers {
     /// ``FrameShape``'s masks.
     enum Key: UInt16, CaseIterable {
         case t = 1, id = 2, h = 4, d = 8, to = 16, dl = 32, ok = 64, e = 128
-        case url = 256, origin = 512, secret = 1024, dialects = 2048
+        case url = 256, origin = 512, secret = 1024, dialects = 2048, deliver = 4096
 
         /// The member's key, by the position of its bit.
-        private static let names = ["t", "id", "h", "d", "to", "dl", "ok", "e", "url", "origin", "secret", "dialects"]
+        private static let names = ["t", "id", "h", "d", "to", "dl", "ok", "e", "url", "origin", "secret", "dialects", "deliver"]
 
         var name: String { Key.names[rawValue.trailingZeroBitCount] }
 
@@ -19,7 +19,7 @@ struct FrameMembers {
         }
     }
 
-    var t, id, h, to, dl, ok, e, url, origin, secret, dialects: JSONValue?
+    var t, id, h, to, dl, ok, e, url, origin, secret, dialects, deliver: JSONValue?
     /// The keys present among ``Key`` (the payload `d` is read apart: see ``notePayload()``).
     private(set) var present: UInt16 = 0
     /// Keys no frame type has, in the order read.
@@ -45,6 +45,7 @@ struct FrameMembers {
         case .origin: origin = value
         case .secret: secret = value
         case .dialects: dialects = value
+        case .deliver: deliver = value
         }
     }
 

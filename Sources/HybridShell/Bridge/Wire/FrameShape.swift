@@ -4,7 +4,7 @@ enum FrameShape {
     static func allowedKeys(_ type: String) -> UInt16? {
         typealias Key = FrameMembers.Key
         switch type {
-        case "hello": return Key.t.rawValue | Key.url.rawValue | Key.origin.rawValue | Key.secret.rawValue | Key.dialects.rawValue
+        case "hello": return Key.t.rawValue | Key.url.rawValue | Key.origin.rawValue | Key.secret.rawValue | Key.dialects.rawValue | Key.deliver.rawValue
         case "call": return Key.t.rawValue | Key.id.rawValue | Key.h.rawValue | Key.d.rawValue | Key.to.rawValue | Key.dl.rawValue
         case "reply": return Key.t.rawValue | Key.id.rawValue | Key.ok.rawValue | Key.d.rawValue | Key.e.rawValue
         case "progress": return Key.t.rawValue | Key.id.rawValue | Key.d.rawValue
@@ -27,7 +27,12 @@ enum FrameShape {
                   let secret = members.secret?.stringValue, secret.count == 32
             else { return .invalid(id: nil, reason: "a hello frame needs url, origin and a 32-digit secret") }
             let dialects = members.dialects?.arrayValue?.compactMap(\.stringValue) ?? []
-            return .hello(url: url, origin: origin, secret: secret, dialects: dialects)
+            var deliver = false
+            if let value = members.deliver {
+                guard let offered = value.boolValue else { return .invalid(id: nil, reason: "a hello frame's deliver must be true or false") }
+                deliver = offered
+            }
+            return .hello(url: url, origin: origin, secret: secret, dialects: dialects, deliver: deliver)
         case "call":
             guard let id else { return .invalid(id: nil, reason: "a call frame needs an integer id ≥ 1") }
             guard let handler = members.h?.stringValue, !handler.isEmpty, handler.utf16.count <= 256 else {

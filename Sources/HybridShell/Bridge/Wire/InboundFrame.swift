@@ -1,6 +1,7 @@
 /// One frame a page sent up (see bridge-js/PROTOCOL.md, "Frames page → native").
 enum InboundFrame: Sendable, Equatable {
-    case hello(url: String, origin: String, secret: String, dialects: [String])
+    /// `deliver`: the page world holds the direct delivery's function (PROTOCOL.md, "The direct delivery").
+    case hello(url: String, origin: String, secret: String, dialects: [String], deliver: Bool)
     case call(id: Int, handler: String, data: RawJSON, timeoutMilliseconds: Int?, dialect: BridgeDialect)
     case reply(id: Int, result: Result<RawJSON, BridgeError>)
     case progress(id: Int, data: RawJSON)
