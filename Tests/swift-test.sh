@@ -5,9 +5,11 @@
 # Either way the failures are repeated at the end, where a CI log's tail shows them.
 #
 # No pass can outlive its time limit (SWIFT_TEST_LIMIT seconds, default 600; a whole quiet pass
-# takes about 2 minutes): at the limit the pass and every process it started (WebKit's included)
-# are killed, the tests that had started and not ended are named, and the run fails. A crash names
-# them too, after the crashed thread's backtrace, and the tests that did not pass run once more.
+# takes 2-4 minutes): just before the limit the stacks of the test process's loop thread and of
+# its WebKit processes are printed, then the pass and every process it started are killed and the
+# tests that had started and not ended are named. A crash names them too, after the crashed
+# thread's backtrace. Either way the tests that did not pass run once more in a fresh process; the
+# run fails if that pass does not pass too.
 set -uo pipefail
 limit=${SWIFT_TEST_LIMIT:-600}
 # Why only the crashed thread: a crash in a process hosting dozens of web views made Swift's
@@ -25,8 +27,37 @@ export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM
 log=$(mktemp)
 trap 'rm -f "$log" "$log.rerun"' EXIT
 
-# `timeout` runs the pass in its own process group and signals the whole group at the limit.
-limited() { timeout --kill-after=20 "$limit" swift test --skip-build "$@"; }
+# `timeout` runs the pass in its own process group and signals the whole group at the limit; a
+# watchdog prints where the test process is stuck 15 s before that.
+limited() {
+    timeout --kill-after=20 "$limit" swift test --skip-build "$@" &
+    local runner=$!
+    ( trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+      sleep $((limit > 30 ? limit - 15 : limit)) & nap=$!
+      wait "$nap" && stacks ) &
+    local watchdog=$!
+    wait "$runner"
+    local status=$?
+    kill "$watchdog" 2>/dev/null
+    wait "$watchdog" 2>/dev/null
+    return "$status"
+}
+
+# Where a stuck pass is: the loop thread of the newest test process, and the first frames of each
+# WebKit process it started (a CI run once had every in-process load stall at "progress 0.1" from
+# the pass's start, and its log could not say why). gdb is on the CI machines; without it, nothing.
+stacks() {
+    command -v gdb >/dev/null || return 0
+    local test=$(pgrep -n -f 'PackageTests\.xctest') child
+    [ -n "$test" ] || return 0
+    echo "==== stacks of the test process $test (loop thread) and its WebKit processes, at the time limit ===="
+    gdb -p "$test" -batch -ex 'thread apply all bt 14' 2>/dev/null |
+        awk '/^Thread /{show = /HybridShellLoo/} show' | head -40
+    for child in $(pgrep -P "$test"); do
+        echo "---- $(cat /proc/"$child"/comm 2>/dev/null) $child"
+        gdb -p "$child" -batch -ex 'bt 12' 2>/dev/null | grep -E '^#' | head -12
+    done
+}
 
 # The tests of a log that started and neither passed, failed nor were skipped.
 unfinished() {
@@ -52,20 +83,19 @@ failures() { grep -aE '✘|recorded an issue|Expectation failed|Caught error|fat
 if ! grep -aqE 'Test run with [0-9]+ tests?' "$log"; then
     ended_early "$status" "$log"
     failures "$log"
-    # A time-out without a crash is a hang: it fails the run. (A crash whose backtrace never
-    # finished printing also ends at the limit; it is retried like any crash.)
-    case "$status" in 124|137) grep -aq 'Program crashed' "$log" || exit 1 ;; esac
-    # A crash ends the whole pass, so most of its tests never ran. They run once more (the ones
-    # that passed are skipped); the crash fails the run only if it happens again, and is named
-    # at the end either way, like a flaky test.
+    # A crash or a hang ends the whole pass, so most of its tests never ran. They run once more,
+    # in a fresh process (the ones that passed are skipped); the crash or hang fails the run only
+    # if that pass fails too, and is named at the end either way, like a flaky test.
+    what=CRASHED
+    case "$status" in 124|137) grep -aq 'Program crashed' "$log" || what=HUNG ;; esac
     passed=$(grep -aoE '✔ Test [A-Za-z0-9_]+\(' "$log" | sed -E 's/^✔ Test //; s/\($//' | sort -u | paste -sd'|')
     echo "==== running the tests that did not pass once more ===="
     limited "$@" ${passed:+--skip "/($passed)\\("} 2>&1 | tee "$log.rerun"
     rerun=${PIPESTATUS[0]}
-    echo "==== the first pass crashed in: $(unfinished "$log") ===="
+    echo "==== the first pass $(echo $what | tr A-Z a-z) in: $(unfinished "$log") ===="
     failures "$log"
     if [ "$rerun" = 0 ]; then
-        echo "==== CRASHED ONCE (the rest passed on the second pass): $(unfinished "$log") ===="
+        echo "==== $what ONCE (the rest passed on the second pass): $(unfinished "$log") ===="
         exit 0
     fi
     grep -aqE 'Test run with [0-9]+ tests?' "$log.rerun" || ended_early "$rerun" "$log.rerun"
