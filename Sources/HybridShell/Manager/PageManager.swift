@@ -136,6 +136,20 @@ public final class PageManager {
         pool.drain()
     }
 
+    /// Stops the pool for good: nothing refills it, and its views close once none is still
+    /// starting (at most `limit`). For a process about to exit: closing a view only asks its web
+    /// process to quit, so one still starting carries on into `gtk_init`, and under `xvfb-run` the
+    /// display goes as soon as this process exits ("cannot open display" after everything else;
+    /// `webkit_web_view_terminate_web_process` does not stop a process WebKit is still launching).
+    /// Open pages are left as they are.
+    public func stopWarming(within limit: Duration = .seconds(2)) async {
+        refillTimer?.cancel()
+        refillTimer = nil
+        warmingStopped = true
+        await pool.waitUntilSettled(within: limit)
+        pool.drain()
+    }
+
     // MARK: Views
 
     func makeView(injection: BridgeConfiguration.Injection) throws(ShellError) -> ViewPool.Entry {
@@ -189,7 +203,7 @@ public final class PageManager {
     /// The pool refills only after a page has loaded, and only when the loop is otherwise idle,
     /// so warming a view never delays the page that was just opened.
     func pageLoaded(_ page: Page) {
-        guard pool.count < pool.size, refillTimer == nil else { return }
+        guard !warmingStopped, pool.count < pool.size, refillTimer == nil else { return }
         refillTimer = LoopTimer(whenIdle: { [weak self] in
             self?.refillTimer = nil
             self?.pool.refill()
@@ -197,6 +211,7 @@ public final class PageManager {
     }
 
     private var refillTimer: LoopTimer?
+    private var warmingStopped = false
 
     func pageGaveUp(_ page: Page) {
         if showsErrorPageOnGiveUp {

@@ -38,13 +38,22 @@ final class ViewPool {
     /// view while one warms would start a second web process and leave the warm one idle (page
     /// tests did: 4 web processes for 2 workers).
     func takeWarmViewWaiting(within limit: Duration = .seconds(10)) async -> Entry? {
+        await waitForChanges(within: limit) { $0.ready.isEmpty && !$0.warming.isEmpty }
+        return takeWarmView()
+    }
+
+    /// Returns once no view is warming (each became ready or failed), or after `limit`.
+    func waitUntilSettled(within limit: Duration) async {
+        await waitForChanges(within: limit) { !$0.warming.isEmpty }
+    }
+
+    private func waitForChanges(within limit: Duration, while condition: (ViewPool) -> Bool) async {
         let deadline = ContinuousClock.now + limit
         let timer = LoopTimer(after: limit) { [weak self] in self?.changed() }
         defer { timer.cancel() }
-        while ready.isEmpty, !warming.isEmpty, ContinuousClock.now < deadline {
+        while condition(self), ContinuousClock.now < deadline {
             await withCheckedContinuation { changeWaiters.append($0) }
         }
-        return takeWarmView()
     }
 
     /// A view became ready or failed to.

@@ -70,7 +70,10 @@ final class RunCommand {
                 schedule(after: timeout, RunOutcome(.timeout, "\(what) within \(timeout.secondsText)"))
             }
         }
-        return (try? await outcome.value()) ?? .success
+        let result = (try? await outcome.value()) ?? .success
+        // The process exits next: a pre-warmed view's web process must not outlive it.
+        await manager?.stopWarming()
+        return result
     }
 
     /// Every page's console and events are printed, popups' too; only the opened page's decide
