@@ -85,6 +85,7 @@ public enum MainLoop {
 
     private static func initialiseGTK() {
         WebKitEnvironment.applyDefaults()
+        LargeBufferReuse.apply()
         var error: String?
         if gtk_init_check(nil, nil) == 0 {
             let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
