@@ -57,11 +57,14 @@ extension Bridge {
         guard session.drainTimer == nil else { return }
         // A main-loop source, not a job: GLibExecutor runs the jobs that jobs queue in the same
         // dispatch, and the point of a slice is to let the loop's other sources run in between.
-        session.drainTimer = LoopTimer(after: .zero) { [weak self, weak session] in
+        // Below WebKit's priorities: at the default one, GLib would dispatch only the next slice
+        // until the backlog ran out, and hold back WebKit's messages (console lines, page events)
+        // for all that time (a flood's console lines arrived 300–400 ms late).
+        session.drainTimer = LoopTimer(afterPendingEvents: { [weak self, weak session] in
             guard let session else { return }
             session.drainTimer = nil
             self?.drain(session)
-        }
+        })
     }
 
     /// Everything still waiting, now: a closing document's last calls (its `unload` handlers'

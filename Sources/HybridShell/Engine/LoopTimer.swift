@@ -2,7 +2,8 @@
 /// Swift task when every call carries a deadline that is almost never reached.
 ///
 /// Corresponds to `g_timeout_add_full` (and `g_idle_add_full` at `G_PRIORITY_LOW` for
-/// ``init(whenIdle:)``). Cancelled when released.
+/// ``init(whenIdle:)``, at `G_PRIORITY_DEFAULT_IDLE` for ``init(afterPendingEvents:)``).
+/// Cancelled when released.
 @EngineActor
 public final class LoopTimer {
     private let timer: GLibTimer
@@ -16,6 +17,13 @@ public final class LoopTimer {
     /// what the page is doing.
     public init(whenIdle body: @escaping @EngineActor () -> Void) {
         timer = GLibTimer(whenIdle: body)
+    }
+
+    /// Runs `body` once the loop has handled the events already waiting (WebKit's messages from
+    /// its web processes, its timers, drawing): for work done in slices, which must let those
+    /// through between two slices.
+    public init(afterPendingEvents body: @escaping @EngineActor () -> Void) {
+        timer = GLibTimer(afterPendingEvents: body)
     }
 
     /// Stops the timer if it has not fired. Idempotent.

@@ -22,6 +22,17 @@ final class GLibTimer {
         sourceID = g_idle_add_full(G_PRIORITY_LOW, glibTimerFired, Unmanaged.passRetained(box).toOpaque(), releaseGLibTimer)
     }
 
+    /// Runs `body` once the loop has dispatched the events already waiting (`g_idle_add_full` at
+    /// `G_PRIORITY_DEFAULT_IDLE`). GLib dispatches only the most urgent of the ready sources, and
+    /// WebKit's own (its IPC messages, `RunLoop::dispatch`, at `G_PRIORITY_HIGH_IDLE`; its timers
+    /// and GTK's drawing a little lower) rank below `G_PRIORITY_DEFAULT`: work that re-arms itself
+    /// at the default priority would hold all of them back until it ran out.
+    init(afterPendingEvents body: @escaping @EngineActor () -> Void) {
+        let box = GLibTimerBox(body)
+        box.timer = self
+        sourceID = g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, glibTimerFired, Unmanaged.passRetained(box).toOpaque(), releaseGLibTimer)
+    }
+
     /// Stops the timer if it has not fired. Idempotent.
     func cancel() {
         guard sourceID != 0 else { return }
