@@ -21,8 +21,9 @@ public struct BridgeConfiguration: Sendable {
     /// The most page → native calls one document may have in flight (waiting for their turn in a
     /// large post, or running asynchronously); calls beyond it fail at once with `RATE_LIMITED`.
     public var maxInFlight = 10_000
-    /// The longest a post's frames are dispatched in one go before the rest waits for the next
-    /// main-loop turn, so other events (console, lifecycle, timers) are never held up for long.
+    /// The longest a post's frames are dispatched in one go before the rest waits until the main
+    /// loop has handled the events already pending (WebKit's messages and timers, drawing), so
+    /// other events (console, lifecycle, timers) are never held up for long.
     public var dispatchSlice: Duration = .milliseconds(8)
 
     public init(originPolicy: OriginPolicy) {
