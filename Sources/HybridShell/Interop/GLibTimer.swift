@@ -16,10 +16,8 @@ final class GLibTimer {
 
     /// Runs `body` once the loop has nothing more urgent to do (`g_idle_add_full` at
     /// `G_PRIORITY_LOW`): for work that must never delay what the page is doing.
-    init(whenIdle body: @escaping @EngineActor () -> Void) {
-        let box = GLibTimerBox(body)
-        box.timer = self
-        sourceID = g_idle_add_full(G_PRIORITY_LOW, glibTimerFired, Unmanaged.passRetained(box).toOpaque(), releaseGLibTimer)
+    convenience init(whenIdle body: @escaping @EngineActor () -> Void) {
+        self.init(idleAt: G_PRIORITY_LOW, body)
     }
 
     /// Runs `body` once the loop has dispatched the events already waiting (`g_idle_add_full` at
@@ -27,10 +25,15 @@ final class GLibTimer {
     /// WebKit's own (its IPC messages, `RunLoop::dispatch`, at `G_PRIORITY_HIGH_IDLE`; its timers
     /// and GTK's drawing a little lower) rank below `G_PRIORITY_DEFAULT`: work that re-arms itself
     /// at the default priority would hold all of them back until it ran out.
-    init(afterPendingEvents body: @escaping @EngineActor () -> Void) {
+    convenience init(afterPendingEvents body: @escaping @EngineActor () -> Void) {
+        self.init(idleAt: G_PRIORITY_DEFAULT_IDLE, body)
+    }
+
+    /// `g_idle_add_full` at `priority`.
+    private init(idleAt priority: gint, _ body: @escaping @EngineActor () -> Void) {
         let box = GLibTimerBox(body)
         box.timer = self
-        sourceID = g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, glibTimerFired, Unmanaged.passRetained(box).toOpaque(), releaseGLibTimer)
+        sourceID = g_idle_add_full(priority, glibTimerFired, Unmanaged.passRetained(box).toOpaque(), releaseGLibTimer)
     }
 
     /// Stops the timer if it has not fired. Idempotent.

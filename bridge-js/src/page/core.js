@@ -42,9 +42,9 @@ function createBridge() {
   // delivery"): native's function body checks the document's origin, this checks that the
   // delivery is for this document's session (its secret), so nothing meant for one document is
   // handled by another. `text` is the secret followed by the frames text (folded into one
-  // argument beside native's origin: WebKit converts each on both sides). The answer is what a relay delivery answers: the up-frames that
-  // answer its calls at once ('' for none; the rest leave as posts), or false for another
-  // document's.
+  // argument beside native's origin: WebKit converts each on both sides). The answer is what a
+  // relay delivery answers: the up-frames that answer its calls at once ('' for none; the rest
+  // leave as posts), or false for another document's.
   function deliver(text) {
     if (secret === null || typeof text !== 'string' || text.slice(0, secret.length) !== secret) return false;
     const frames = downFrames(text.slice(secret.length));
