@@ -21,6 +21,19 @@ function pageScripts(name) {
   return scripts;
 }
 
+// Whether the page declares an encoding in which WebKit shows a backslash as a yen sign.
+function yenEncoding(name) {
+  return /<meta charset="(shift_jis|euc-jp)">/i.test(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
+}
+
+// What WebCore's Chrome::runJavaScriptPrompt does in such a document: the message, the default
+// text and the answer pass through displayStringModifiedByEncoding, every `\` becoming U+00A5.
+function showBackslashAsYen(dom) {
+  const yen = (text) => (typeof text === 'string' ? text.split('\\').join('\u00a5') : text);
+  const prompt = dom.onPrompt;
+  dom.onPrompt = (message, defaultText) => yen(prompt(yen(message), yen(defaultText)));
+}
+
 // Boots the page and lets it run until it reports to `fixture.done`, advancing fake time one
 // timer at a time; `afterLoad(env)` runs once the page's scripts have run (native's load events).
 async function runFixture(name, { order = 'relay-first', afterLoad, maxTurns = 200 } = {}) {
@@ -32,6 +45,7 @@ async function runFixture(name, { order = 'relay-first', afterLoad, maxTurns = 2
     parsing: order !== 'dynamic',
     content: (world) => { for (const script of scripts) world.run(script.code, script.file); },
   });
+  if (yenEncoding(name)) showBackslashAsYen(env.dom);
   if (env.dom.readyState === 'loading') env.dom.finishParsing();
   if (afterLoad) await afterLoad(env);
   for (let turn = 0; turn < maxTurns && env.native.reports.length === 0; turn++) {

@@ -289,9 +289,10 @@ class FakeNative {
   answerPrompt(message, argsText) {
     const gated = /^_hybridshell_ds=([^:]*):(.*)$/s.exec(message);
     if (gated) {
+      // Every backslash of the gated prompt's texts travels as U+0001, both ways (PROTOCOL.md).
       const session = this.currentSession;
-      if (!session || !session.allowed || session.secret !== gated[1]) return dsAnswerError('DENIED', 'wrong or missing document secret');
-      return this.syncCall(session, gated[2], argsText);
+      if (!session || !session.allowed || session.secret !== gated[1]) return toPrompt(dsAnswerError('DENIED', 'wrong or missing document secret'));
+      return toPrompt(this.syncCall(session, fromPrompt(gated[2]), argsText === undefined || argsText === null ? argsText : fromPrompt(String(argsText))));
     }
     if (message.startsWith('_dsbridge=')) return dsAnswerError('DENIED', 'dsbridge prompt without the document secret');
     return null;
@@ -455,6 +456,14 @@ function postError(code, message) {
 
 function dsAnswerError(code, message) {
   return JSON.stringify({ code: -1, data: null, errorCode: code, message });
+}
+
+function toPrompt(text) {
+  return text.split('\\').join('\u0001');
+}
+
+function fromPrompt(text) {
+  return text.split('\u0001').join('\\');
 }
 
 module.exports = { FakeNative, NativeError, frameProblem, ENVELOPE_SLACK };

@@ -36,6 +36,18 @@ test('a synchronous call reaches native through the prompt gate with the secret'
   ]);
 });
 
+test("a synchronous call's backslashes travel as U+0001 both ways, so a Shift_JIS page's yen signs cannot take their place", async () => {
+  const { env, ds, secret } = await ready();
+  const value = 'quote " backslash \\ newline \n \u2028 \ud800 \u0001';
+  assert.strictEqual(ds.call('echo', value), value);
+  const [[message, defaultText]] = nativePrompts(env);
+  assert.strictEqual(message, `_hybridshell_ds=${secret}:echo`);
+  assert.strictEqual(defaultText, JSON.stringify({ data: value }).split('\\').join('\u0001'));
+  assert.ok(!defaultText.includes('\\') && !env.native.prompts[0].answer.includes('\\'), 'no backslash on the wire');
+  assert.strictEqual(ds.call('ech\\o', 1), null, 'a backslash in the method name travels too');
+  assert.strictEqual(nativePrompts(env)[1][0], `_hybridshell_ds=${secret}:ech\u0001o`);
+});
+
 test('hasNativeMethod asks native synchronously', async () => {
   const { env, ds, secret } = await ready();
   assert.strictEqual(ds.hasNativeMethod('echo'), true);

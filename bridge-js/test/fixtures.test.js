@@ -18,6 +18,7 @@ const CASES = [
   { page: 'wx.html', dialect: 'wx', orders: ['relay-first', 'page-first'], show: true },
   { page: 'hybrid.html', dialect: 'hybrid', orders: ['relay-first', 'page-first'] },
   { page: 'unicode.html', dialect: 'unicode', orders: ['relay-first'] },
+  { page: 'unicode-shift-jis.html', dialect: 'unicode', orders: ['relay-first'] },
 ];
 
 for (const { page, dialect, orders, show } of CASES) {

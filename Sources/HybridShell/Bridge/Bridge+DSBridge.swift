@@ -12,7 +12,13 @@ extension Bridge {
             return true
         }
         guard dialog.message.hasPrefix(Bridge.dsbridgePromptPrefix) else { return false }
-        let gated = dialog.message.dropFirst(Bridge.dsbridgePromptPrefix.count)
+        // On this gate backslashes travel as U+0001, both ways (PromptText).
+        let responder = DialogResponder { [responder] answer in
+            guard case .prompt(let text?) = answer else { return responder.answer(answer) }
+            responder.answer(.prompt(PromptText.encode(text)))
+        }
+        let gated = PromptText.decode(String(dialog.message.dropFirst(Bridge.dsbridgePromptPrefix.count)))
+        let argumentsText = PromptText.decode(dialog.defaultText ?? "{}")
         guard let colon = gated.firstIndex(of: ":") else {
             refuseDSBridge(nil, dialog, responder, BridgeError(.invalidMessage, "malformed dsbridge call"))
             return true
@@ -25,10 +31,10 @@ extension Bridge {
         }
         let arrived = ContinuousClock.now
         let data: RawJSON
-        switch legacyMembers(dialog.defaultText ?? "{}") {
+        switch legacyMembers(argumentsText) {
         case .success(let members): data = members["data"] ?? .null
         case .failure(let error):
-            recordDSBridge(session, method, RawJSON(unchecked: dialog.defaultText ?? ""), arrived, .failure(error))
+            recordDSBridge(session, method, RawJSON(unchecked: argumentsText), arrived, .failure(error))
             responder.answer(.prompt(DSBridgeAnswer.failure(error)))
             return true
         }

@@ -5,7 +5,7 @@ import Testing
 @EngineActor
 struct DialectFixtureTests {
     @Test(arguments: ["hybrid.html", "wvjb-v6.html", "wvjb-v5.html", "wvjb-v4.html", "wvjb-queue.html",
-                      "wvjb-example-app.html", "wvjb-v4-head.html", "dsbridge.html", "unicode.html"])
+                      "wvjb-example-app.html", "wvjb-v4-head.html", "dsbridge.html", "unicode.html", "unicode-shift-jis.html"])
     func fixturePagePassesEveryCheck(page: String) async throws {
         let fixture = try BridgeFixture()
         defer { fixture.close() }

@@ -10,6 +10,10 @@ const DS_PREFIX = '_dsbridge=';
 const DS_NATIVE_PREFIX = '_hybridshell_ds=';
 const DS_OK = '{"code":0,"data":null}';
 const DS_SUCCESS_PREFIX = '{"code":0,"data":';
+// Stands in for every backslash of the gated prompt's texts, both ways (PROTOCOL.md, "Dialect
+// gates"): WebKit turns `\` into a yen sign in prompt texts of Shift_JIS and EUC-JP documents, and
+// JSON escapes are backslashes. JSON text never holds a raw control character.
+const PROMPT_BACKSLASH = '\x01';
 
 function installDsbridge(bridge) {
   const originalPrompt = window.prompt;
@@ -56,8 +60,9 @@ function installDsbridge(bridge) {
     const failure = bridge.failure;
     if (failure) return dsError(failure.code, failure.message);
     if (bridge.secret === null) return dsError(ErrorCode.DENIED, 'the bridge is not available in this document');
-    const result = originalPrompt(DS_NATIVE_PREFIX + bridge.secret + ':' + method, argsText);
-    if (typeof result !== 'string') return dsError(ErrorCode.BRIDGE_RESET, 'native did not answer ' + method);
+    const answered = originalPrompt(DS_NATIVE_PREFIX + bridge.secret + ':' + toPrompt(method), toPrompt(argsText));
+    if (typeof answered !== 'string') return dsError(ErrorCode.BRIDGE_RESET, 'native did not answer ' + method);
+    const result = fromPrompt(answered);
     if (result.slice(0, DS_SUCCESS_PREFIX.length) !== DS_SUCCESS_PREFIX) logNativeError(method, result);
     return result;
   }
@@ -144,6 +149,16 @@ function dsbridgeHasMethod(name) {
     if (space !== null && typeof space === 'object' && !inherited && typeof space[method] === 'function') return true;
   }
   return false;
+}
+
+// A gated prompt's text with every backslash as PROMPT_BACKSLASH, and back. Most texts have none,
+// and a search is cheaper than a copy of a large one.
+function toPrompt(text) {
+  return text.indexOf('\\') < 0 ? text : text.replaceAll('\\', PROMPT_BACKSLASH);
+}
+
+function fromPrompt(text) {
+  return text.indexOf(PROMPT_BACKSLASH) < 0 ? text : text.replaceAll(PROMPT_BACKSLASH, '\\');
 }
 
 function deliverToStub(stub, value, last) {
