@@ -23,7 +23,7 @@ function pageScripts(name) {
 
 // Whether the page declares an encoding in which WebKit shows a backslash as a yen sign.
 function yenEncoding(name) {
-  return /<meta charset="(shift_jis|euc-jp)">/i.test(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
+  return /<meta charset="(shift_jis|euc-jp|iso-2022-jp)">/i.test(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
 }
 
 // What WebCore's Chrome::runJavaScriptPrompt does in such a document: the message, the default

@@ -11,8 +11,8 @@ const DS_NATIVE_PREFIX = '_hybridshell_ds=';
 const DS_OK = '{"code":0,"data":null}';
 const DS_SUCCESS_PREFIX = '{"code":0,"data":';
 // Stands in for every backslash of the gated prompt's texts, both ways (PROTOCOL.md, "Dialect
-// gates"): WebKit turns `\` into a yen sign in prompt texts of Shift_JIS and EUC-JP documents, and
-// JSON escapes are backslashes. JSON text never holds a raw control character.
+// gates"): WebKit turns `\` into a yen sign in prompt texts of Shift_JIS, EUC-JP and ISO-2022-JP
+// documents, and JSON escapes are backslashes. JSON text never holds a raw control character.
 const PROMPT_BACKSLASH = '\x01';
 
 function installDsbridge(bridge) {

@@ -3,10 +3,10 @@
 ///
 /// Why: WebCore passes a prompt's message, its default text and the answer through
 /// `displayStringModifiedByEncoding`, which shows every backslash as a yen sign (U+00A5) in
-/// documents whose encoding treats it so (Shift_JIS, EUC-JP). JSON escapes are backslashes, so a
-/// synchronous dsbridge call from such a page lost its quotes and escapes, both ways. JSON text
-/// never holds a raw control character, so U+0001 stands in for the backslash without ambiguity;
-/// both are ASCII, so swapping bytes keeps the UTF-8 valid.
+/// documents in a Japanese encoding (Shift_JIS, EUC-JP, ISO-2022-JP). JSON escapes are backslashes,
+/// so a synchronous dsbridge call from such a page lost its quotes and escapes, both ways. JSON
+/// text never holds a raw control character, so U+0001 stands in for the backslash without
+/// ambiguity; both are ASCII, so swapping bytes keeps the UTF-8 valid.
 enum PromptText {
     /// A text as the page wrote it (its U+0001s back to backslashes).
     static func decode(_ text: String) -> String {
