@@ -7,7 +7,8 @@ Usage:
 Each round runs, one after the other: c/roundtrip (serial, 1 MB and 10 MB echoes), c/nativecall,
 then every BUILD on pages/bench/bridge.html (call, echo1mb, echo10mb) with N native calls. A first
 round is a discarded warm-up. It prints each build's medians and its ratios to the C medians of the
-same rounds: the machine's drift hits every program alike, so two builds compare where two separate
+same rounds, then the median (and range) of each round's own ratio to the C run just before it:
+the machine's drift hits every program alike, so two builds compare where two separate
 `run.py bridge` sessions cannot (the C programs alone move by 10-30 % between sessions).
 If DISPLAY is unset, one Xvfb is started for the whole run (as run.py does).
 """
@@ -67,9 +68,17 @@ def main():
     print(f"C: call {c['serial_us']} us, 1 MB {c['echo1mb_ms']} ms, 10 MB {c['echo10mb_ms']} ms, native call {c['nativeCall_us']} us "
           f"(medians of {args.rounds} rounds)")
     pairs = (("call_us", "serial_us"), ("echo1mb_ms", "echo1mb_ms"), ("echo10mb_ms", "echo10mb_ms"), ("nativeCall_us", "nativeCall_us"))
+    def per_round(build, key, base):
+        # Each round's ratio to the C run just before it: the machine drifts less within a round
+        # than across the run, so these spread less than the medians' ratio suggests it moves.
+        source = "c-nativecall" if base == "nativeCall_us" else "c-roundtrip"
+        ratios = sorted(mine[key] / theirs[base] for mine, theirs in zip(results[build], results[source]))
+        return f"{statistics.median(ratios):.2f}x ({ratios[0]:.2f}-{ratios[-1]:.2f})"
+
     for build in args.builds:
         cells = [f"{key} {median(build, key)} = {median(build, key) / c[base]:.2f}x" for key, base in pairs]
         print(f"{build}: " + ", ".join(cells))
+        print(f"  per-round ratios, median (min-max): " + ", ".join(f"{key} {per_round(build, key, base)}" for key, base in pairs))
 
 
 if __name__ == "__main__":
