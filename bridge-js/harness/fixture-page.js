@@ -9,9 +9,12 @@ const { boot } = require('./boot');
 const FIXTURES = path.resolve(__dirname, '..', '..', 'pages', 'fixtures', 'bridge');
 const SCRIPT = /<script(\s[^>]*)?>([\s\S]*?)<\/script>/g;
 
-function pageScripts(name) {
+function pageHtml(name) {
+  return fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+}
+
+function pageScripts(name, html = pageHtml(name)) {
   const file = path.join(FIXTURES, name);
-  const html = fs.readFileSync(file, 'utf8');
   const scripts = [];
   for (const match of html.matchAll(SCRIPT)) {
     const src = /\ssrc="([^"]+)"/.exec(match[1] || '');
@@ -22,8 +25,8 @@ function pageScripts(name) {
 }
 
 // Whether the page declares an encoding in which WebKit shows a backslash as a yen sign.
-function yenEncoding(name) {
-  return /<meta charset="(shift_jis|euc-jp|iso-2022-jp)">/i.test(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
+function yenEncoding(html) {
+  return /<meta charset="(shift_jis|euc-jp|iso-2022-jp)">/i.test(html);
 }
 
 // What WebCore's Chrome::runJavaScriptPrompt does in such a document: the message, the default
@@ -37,7 +40,8 @@ function showBackslashAsYen(dom) {
 // Boots the page and lets it run until it reports to `fixture.done`, advancing fake time one
 // timer at a time; `afterLoad(env)` runs once the page's scripts have run (native's load events).
 async function runFixture(name, { order = 'relay-first', afterLoad, maxTurns = 200 } = {}) {
-  const scripts = pageScripts(name);
+  const html = pageHtml(name);
+  const scripts = pageScripts(name, html);
   // At document start the page's scripts run while the document is being parsed; a late
   // injection (dynamic) comes after parsing.
   const env = boot({
@@ -45,7 +49,7 @@ async function runFixture(name, { order = 'relay-first', afterLoad, maxTurns = 2
     parsing: order !== 'dynamic',
     content: (world) => { for (const script of scripts) world.run(script.code, script.file); },
   });
-  if (yenEncoding(name)) showBackslashAsYen(env.dom);
+  if (yenEncoding(html)) showBackslashAsYen(env.dom);
   if (env.dom.readyState === 'loading') env.dom.finishParsing();
   if (afterLoad) await afterLoad(env);
   for (let turn = 0; turn < maxTurns && env.native.reports.length === 0; turn++) {
