@@ -30,14 +30,35 @@ let package = Package(
             providers: [.apt(["libwebkit2gtk-4.1-dev"])]
         ),
         .target(name: "HybridShellPathMap", dependencies: ["CWebKitWebExtension"]),
+        // GLib, GIO and libsoup for the core: its executor, timers, fd watches and loopback server.
+        .systemLibrary(
+            name: "CGLib",
+            pkgConfig: "libsoup-3.0",
+            providers: [.apt(["libsoup-3.0-dev", "libglib2.0-dev"])]
+        ),
+        // The layers, kept apart by the compiler: the core knows no WebKit (it builds and is tested
+        // without a display), the WebKit layer wraps the engine, HybridShell is what an app embeds.
         .target(
-            name: "HybridShell",
+            name: "HybridShellCore",
             dependencies: [
-                "CWebKitGTK",
+                "CGLib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "HybridShellWebKit",
+            dependencies: ["HybridShellCore", "CWebKitGTK", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "HybridShell",
+            dependencies: [
+                "HybridShellCore",
+                "HybridShellWebKit",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -53,11 +74,24 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: ["HybridShell"]
         ),
+        // Helpers both test targets use (package fixtures); no WebKit.
+        .target(
+            name: "HybridShellTestSupport",
+            dependencies: ["HybridShellCore"],
+            path: "Tests/HybridShellTestSupport"
+        ),
+        // Everything that needs no engine: the bridge over a fake engine, codecs, policies,
+        // packages. Runs without a display: `env -u DISPLAY swift test --filter HybridShellCoreTests`.
+        .testTarget(
+            name: "HybridShellCoreTests",
+            dependencies: ["HybridShellCore", "HybridShellTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "HybridShellTests",
             // The CLI target too: its commands, reporters and exit statuses are tested with
             // `@testable import hybrid_run`.
-            dependencies: ["HybridShell", "hybrid-run", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["HybridShell", "HybridShellTestSupport", "hybrid-run", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             exclude: ["README.md"]
         ),

@@ -8,8 +8,9 @@
 # takes 2-4 minutes): just before the limit the stacks of the test process's loop thread and of
 # its WebKit processes are printed, then the pass and every process it started are killed and the
 # tests that had started and not ended are named. A crash names them too, after the crashed
-# thread's backtrace. Either way the tests that did not pass run once more in a fresh process; the
-# run fails if that pass does not pass too.
+# thread's backtrace. Either way the tests that did not pass run once more in a fresh process. A
+# hang fails the run only if that pass fails too; a crash fails it always. The last line counts
+# the passed, flaky, hung and crashed.
 set -uo pipefail
 limit=${SWIFT_TEST_LIMIT:-600}
 # Why only the crashed thread: a crash in a process hosting dozens of web views made Swift's
@@ -75,9 +76,15 @@ ended_early() { # status log
     echo "==== tests that started and did not end: $(unfinished "$2") ===="
 }
 
+# How many tests a log says passed.
+passed_count() { grep -aoE '✔ Test [A-Za-z0-9_]+\(' "$1" | sort -u | wc -l; }
+
 limited "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-[ "$status" = 0 ] && exit 0
+if [ "$status" = 0 ]; then
+    echo "==== summary: $(passed_count "$log") passed, 0 flaky, 0 hung, 0 crashed ===="
+    exit 0
+fi
 
 failures() { grep -aE '✘|recorded an issue|Expectation failed|Caught error|fatal error|Fatal error|💣|Crash|crashed' "$1" | head -80; }
 if ! grep -aqE 'Test run with [0-9]+ tests?' "$log"; then
@@ -94,9 +101,17 @@ if ! grep -aqE 'Test run with [0-9]+ tests?' "$log"; then
     rerun=${PIPESTATUS[0]}
     echo "==== the first pass $(echo $what | tr A-Z a-z) in: $(unfinished "$log") ===="
     failures "$log"
-    if [ "$rerun" = 0 ]; then
-        echo "==== $what ONCE (the rest passed on the second pass): $(unfinished "$log") ===="
+    if [ "$rerun" = 0 ] && [ "$what" = HUNG ]; then
+        echo "==== HUNG ONCE (the rest passed on the second pass): $(unfinished "$log") ===="
+        echo "==== summary: $(passed_count "$log.rerun") passed on the second pass, 0 flaky, 1 hung, 0 crashed ===="
         exit 0
+    fi
+    if [ "$rerun" = 0 ]; then
+        # A crash is the shell's own bug, not the load of a CI machine: the run fails even when
+        # every test passes on the second pass (an intermittent crash must not land green).
+        echo "==== CRASHED (the rest passed on the second pass; a crash fails the run): $(unfinished "$log") ===="
+        echo "==== summary: $(passed_count "$log.rerun") passed on the second pass, 0 flaky, 0 hung, 1 crashed ===="
+        exit 1
     fi
     grep -aqE 'Test run with [0-9]+ tests?' "$log.rerun" || ended_early "$rerun" "$log.rerun"
     echo "==== the second pass failed too: ===="
@@ -117,6 +132,7 @@ echo "==== the first run's failures: ===="
 failures "$log"
 if [ "$rerun" = 0 ]; then
     echo "==== FLAKY (failed, then passed on the rerun): $(echo $names) ===="
+    echo "==== summary: $(passed_count "$log") passed, $(echo "$names" | wc -l) flaky, 0 hung, 0 crashed ===="
     exit 0
 fi
 grep -aqE 'Test run with [0-9]+ tests?' "$log.rerun" || ended_early "$rerun" "$log.rerun"

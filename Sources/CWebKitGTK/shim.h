@@ -72,6 +72,11 @@ static inline GQuark hs_io_error(void) { return G_IO_ERROR; }
 /// `pthread_setname_np` is hidden from Swift by Glibc's module.
 static inline void hs_name_this_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 
+/// Enum constants GLib and libsoup declare that CGLib (the core's C module) declares too: Swift
+/// cannot tell which module's name a file means, so the WebKit layer reaches them through these.
+static inline SoupMessageHeaders *hs_response_headers_new(void) { return soup_message_headers_new(SOUP_MESSAGE_HEADERS_RESPONSE); }
+static inline GSeekType hs_seek_set(void) { return G_SEEK_SET; }
+
 static inline gboolean hs_true(void) { return TRUE; }
 static inline gboolean hs_false(void) { return FALSE; }
 

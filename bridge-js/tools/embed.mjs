@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes Sources/HybridShell/Bridge/BridgeScripts.swift and Sources/HybridShell/Engine/EngineScripts.swift
+// Writes Sources/HybridShellCore/Bridge/BridgeScripts.swift and Sources/HybridShellCore/Engine/EngineScripts.swift
 // from bridge-js/src. `--check` writes nothing and exits 1 when a file is missing or stale.
 // `--output FILE` writes (or checks) only the bridge scripts, to another file (for the tests).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -18,10 +18,10 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SRC = path.join(ROOT, 'bridge-js', 'src');
-const OUTPUT = path.join(ROOT, 'Sources', 'HybridShell', 'Bridge', 'BridgeScripts.swift');
+const OUTPUT = path.join(ROOT, 'Sources', 'HybridShellCore', 'Bridge', 'BridgeScripts.swift');
 // The console scripts belong to the engine (every view captures its console, bridge or not), so
 // they are embedded there: Engine must not reach up into Bridge.
-const ENGINE_OUTPUT = path.join(ROOT, 'Sources', 'HybridShell', 'Engine', 'EngineScripts.swift');
+const ENGINE_OUTPUT = path.join(ROOT, 'Sources', 'HybridShellCore', 'Engine', 'EngineScripts.swift');
 
 const pageSources = [
   'begin.js',

@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// One WebDriver session: hands WebKitWebDriver the views it asks for, each with the native bridge
 /// attached, and closes every view (and so every web process) when the session ends.

@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// How ``AutomationHost`` sets up the views a WebDriver session asks for.
 public struct AutomationOptions: Sendable {
     /// The `browserName` reported to WebKitWebDriver (`webkit_application_info_set_name`). A

@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// Where a kiosk may navigate: the home page, `about:` documents, and URLs matching the profile's
 /// patterns (`*` = any run of characters). With no patterns, the home's own origin (for a local
 /// home: its directory and below).

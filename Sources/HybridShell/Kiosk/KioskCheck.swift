@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// `hybrid-run kiosk --check`: starts the profile for real and verifies that each setting took
 /// effect — by asking GDK about the window, by feeding the view synthesized input, and by letting
 /// the page try what the profile forbids.

@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 extension KioskHost {
     /// The answer to one `hybrid-run ctl` request, as a reply line.

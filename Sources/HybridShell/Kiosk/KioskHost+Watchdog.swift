@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// The kiosk's hang watchdog (a heartbeat with a deadline), idle reset, cursor hiding and
 /// screen keeping.

@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// One full-screen app, locked down and kept alive: the engine side of `hybrid-run kiosk`.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 extension KioskProfile {
     static let kioskKeys: Set<String> = [

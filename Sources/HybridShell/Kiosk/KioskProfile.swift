@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// Everything `hybrid-run kiosk` runs with: the app, the window, what the user may do, and how the
 /// host heals itself. Built from a profile file's `[kiosk]` section and flags (flags win).

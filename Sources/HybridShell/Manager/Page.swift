@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// One page of a ``PageManager``'s stack (the seed's `WebViewController`): its route, view and
 /// bridge, its state, its lifecycle (pushed to the page as `show`/`hide`/`unload` and reported to
 /// Swift), its delegate, and recovery when its web process dies.

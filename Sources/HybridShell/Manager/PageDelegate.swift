@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// Callbacks about a page's loading, at two levels like the seed's `KGWebViewDelegate`: a page's
 /// own delegate is asked first, then the manager's. Every method has a default that does nothing.
 @EngineActor

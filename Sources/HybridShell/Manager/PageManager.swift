@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// Pages on a stack, views from a pool of pre-warmed ones, one shared web context (cookies,
 /// storage, cache): the seed's WebView manager and the home of the lifecycle guarantees.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import HybridShellCore
+import HybridShellWebKit
 
 extension ShellConfiguration {
     /// Keys of the top level, besides the page-setting keys.

@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 extension ShellConfiguration {
     /// The custom schemes the shell's context will serve (for ``WebRoute/customSchemes``).
     public var customSchemes: [String] { dirHandlers.map(\.scheme) }

@@ -1,4 +1,6 @@
 import Logging
+import HybridShellCore
+import HybridShellWebKit
 
 /// The global configuration of a ``PageManager`` (the seed's `KGGlobalConfig`) with per-page
 /// overrides, from code or from a file (`hybrid-run --config FILE`, TOML or JSON).

@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// Views kept ready for the next page (the seed's `emptyWebView`, generalised to N): each has its
 /// web process started, the bridge and console scripts installed and a blank document loaded, so
 /// opening a page only navigates. Views handed out are never taken back: a used view carries the

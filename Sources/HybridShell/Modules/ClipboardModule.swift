@@ -1,4 +1,6 @@
 import Synchronization
+import HybridShellCore
+import HybridShellWebKit
 
 /// The `clipboard` module: `clipboard.set {data}` and `clipboard.get` → `{data}` (text;
 /// wx.setClipboardData / getClipboardData). With `--window` it is the desktop's clipboard (GTK);

@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// The `files` module: `files.choose {title?}` → `{url, name, size}` or `CANCELLED` (a real GTK
 /// chooser with `--window`; headless, `module_settings.file_choice` answers, or it is cancelled);

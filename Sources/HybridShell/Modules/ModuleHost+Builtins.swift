@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 extension ModuleHost {
     /// How ``builtins(_:manager:openedURL:dataDirectory:options:)`` sets the modules up beyond the

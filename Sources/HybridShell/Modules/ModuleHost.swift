@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// The native modules of one ``PageManager``: registers each module's handlers in the manager's
 /// registry, checks every call against the ``CapabilityPolicy`` (every dialect, before the handler

@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// The `navigation` module over the ``PageManager`` stack: `navigation.open {url}` pushes a page
 /// (wx.navigateTo), `navigation.back {delta}` closes pages from the top (wx.navigateBack),

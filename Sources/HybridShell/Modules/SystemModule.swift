@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// The `system` module: `system.info` (app, engine, os, locale, screen, network — wx.getSystemInfo),
 /// `system.locale`, `system.screen`, `system.network` (wx.getNetworkType) and the event

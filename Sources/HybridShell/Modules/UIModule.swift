@@ -1,4 +1,6 @@
 import Logging
+import HybridShellCore
+import HybridShellWebKit
 
 /// The `ui` module: `ui.showToast {title, icon?, duration?}` and `ui.showModal {title?, content,
 /// showCancel?, confirmText?, cancelText?}` → `{confirm, cancel}` (wx.showToast / showModal).

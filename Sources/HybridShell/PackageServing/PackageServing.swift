@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// Serving installed offline packages to pages: where the store is, which keys it trusts, the
 /// preset shipped with the app, the app to open and where failures are reported. Read from a

@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// The path-map mode: a page opened at its online URL gets the resources its installed packages'
 /// path maps list from the packages (`app://<appid>/<file>`), with no network request. The

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import HybridShellCore
+import HybridShellWebKit
 
 /// The built-in native modules of a page-test run (`hybrid-run test --modules …`), each in its
 /// deterministic headless mode whatever the window: a private clipboard, the configured file

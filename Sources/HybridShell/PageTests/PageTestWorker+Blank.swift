@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// The blank document between isolated pages.
 extension PageTestWorker {
     /// Makes a used view look new: a blank document whose one script empties `window.name`, its

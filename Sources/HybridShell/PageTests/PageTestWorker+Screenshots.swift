@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// Where a page's screenshots go, and taking one with a deadline.
 extension PageTestWorker {

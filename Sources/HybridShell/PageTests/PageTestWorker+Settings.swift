@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// What a worker runs its pages with.
 extension PageTestWorker {
     struct Settings {

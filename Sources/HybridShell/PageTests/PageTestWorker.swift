@@ -1,4 +1,6 @@
 import Foundation
+import HybridShellCore
+import HybridShellWebKit
 
 /// One worker of a test run: a web view that runs test pages one after another (each page a fresh
 /// document in the same view, so a warm page costs a navigation, not a process start). Isolated

@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// `--grep` patterns: a JavaScript regular expression, written bare (`cart|checkout`) or as a
 /// literal with flags (`/cart/i`, `/items/v`). Checked with JavaScriptCore's own `RegExp` — the
 /// engine that matches it in the page (bridge-js/src/testing/options.js) — so what is valid there

@@ -1,3 +1,6 @@
+import HybridShellCore
+import HybridShellWebKit
+
 /// Runs test pages in real WebKit views with a ``PageTestWorker`` per worker, each worker's view
 /// warmed up front. Every view carries the bridge (with the mock handlers and the built-ins behind
 /// the test handler) and the test adapter at document start.

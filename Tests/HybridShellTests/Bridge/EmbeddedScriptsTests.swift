@@ -1,5 +1,7 @@
 import Foundation
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 import Testing
 
 /// The scripts compiled into the library must be the bytes of bridge-js/src (regenerate with

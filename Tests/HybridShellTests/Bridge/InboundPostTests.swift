@@ -1,5 +1,7 @@
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// The envelope reader's shape checks (pure): the session id and the members a frame may have.
 @Suite("Inbound posts: envelope and frame shapes")

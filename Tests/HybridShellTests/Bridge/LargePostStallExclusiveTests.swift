@@ -1,5 +1,7 @@
 import Foundation
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 import Testing
 
 /// Issue 11, item 11: reading a post of megabytes must not hold the main loop. A timing

@@ -1,5 +1,7 @@
 import Foundation
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 import Testing
 
 /// Issue 11, item 11: a post of megabytes (hundreds of thousands of frames a page can hand the

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 @testable import hybrid_run
 
 /// Issue 12, item 12: the control directory is private whichever of pid file and socket makes it.

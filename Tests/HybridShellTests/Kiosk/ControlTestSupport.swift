@@ -1,5 +1,7 @@
 import Foundation
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 @testable import hybrid_run
 
 /// The blocking client, on a thread of its own: on the engine actor it would block the very loop

@@ -1,5 +1,7 @@
 import Foundation
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 import Testing
 
 /// The seed's `chooseVideo` flow end to end: `wx.chooseVideo()` (the `files` module, headless

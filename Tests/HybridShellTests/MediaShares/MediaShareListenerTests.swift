@@ -1,5 +1,7 @@
 import Foundation
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 import Testing
 
 /// The loopback listener behind ``FileShares/mediaURL(for:)``, spoken to with a raw HTTP client:

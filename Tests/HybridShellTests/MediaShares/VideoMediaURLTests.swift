@@ -1,5 +1,7 @@
 import Foundation
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 import Testing
 
 /// `<video>` playing a media share's loopback URL (``FileShares/mediaURL(for:)``) in real WebKit:

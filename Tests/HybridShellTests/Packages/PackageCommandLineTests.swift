@@ -1,6 +1,9 @@
 import Foundation
+import HybridShellTestSupport
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// `hybrid-run package …` as a user runs it: outputs, files, and exit codes 0 / 2 / 4 / 6.
 @Suite struct PackageCommandLineTests {

@@ -1,6 +1,9 @@
 import Foundation
+import HybridShellTestSupport
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// The installer killed with SIGKILL at random points, and a full disk: after either, the active
 /// version is the old or the new one, every file verifying, and the next start cleans staging.

@@ -1,6 +1,9 @@
 import Foundation
+import HybridShellTestSupport
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// `hybrid-run --package APP` / `--url app://APP/…` with a data directory, in real WebKit (Xvfb).
 @Suite struct PackageServingCommandLineTests {

@@ -1,6 +1,9 @@
 import Foundation
+import HybridShellTestSupport
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// What `app://<appID>/…` answers, without WebKit: the pure decision and the handler over a real store.
 @Suite struct PackageServingTests {

@@ -1,4 +1,5 @@
 import Foundation
+import HybridShellTestSupport
 import HybridShell
 import Testing
 

@@ -1,7 +1,10 @@
 import Foundation
+import HybridShellTestSupport
 import Synchronization
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// Updates against a real HTTP server on loopback: full, incremental, mix-and-match fallback,
 /// preset, rollback, and downloads that are too long or cut.

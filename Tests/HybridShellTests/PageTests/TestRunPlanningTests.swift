@@ -1,4 +1,6 @@
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 @testable import hybrid_run
 import Testing
 

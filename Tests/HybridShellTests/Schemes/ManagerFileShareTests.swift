@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// Every page of a ``PageManager`` can be handed `hybrid-file://` URLs out of the box, and a
 /// document's shares end with its bridge session.

@@ -1,5 +1,7 @@
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// The direct delivery (bridge-js/PROTOCOL.md, "The direct delivery"): native's down-frames go
 /// straight into the page world, so the function WebKit runs must hand them to nobody but the

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import HybridShell
+@testable import HybridShellCore
+@testable import HybridShellWebKit
 
 /// Issue 11, items 1 and 2: pages a frame opens with `window.open` get the opener's bridge policy
 /// (never one made from their own URL), and no frame can make the shell load a local file, a

@@ -1,0 +1,72 @@
+internal import CGLib
+import Foundation
+import Logging
+
+/// Writes a chunk sequence into the write end of a socket pair, off the main loop. Writes are
+/// non-blocking; when the socket is full the pump waits for the loop to report it writable
+/// (`g_unix_fd_add_full`), so neither the main loop nor a cooperative thread ever blocks.
+package enum SchemeStreamPump {
+    package static func start(_ chunks: AsyncThrowingStream<Data, any Error>, into descriptor: Int32, logger: Logger) {
+        var size: Int32 = 1 << 20
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        Task.detached {
+            defer { close(descriptor) }
+            do {
+                for try await chunk in chunks {
+                    guard try await write(chunk, to: descriptor) else {
+                        logger.info("scheme stream: the page stopped reading; the body's producer was cancelled")
+                        return
+                    }
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                // The page sees a truncated body (Content-Length, when given, makes that an error).
+                logger.error("scheme stream: the body's producer failed: \(error)")
+            }
+        }
+    }
+
+    /// Writes all of `chunk`; false when the reader has gone away.
+    private static func write(_ chunk: Data, to descriptor: Int32) async throws -> Bool {
+        var written = 0
+        while written < chunk.count {
+            let count = chunk.withUnsafeBytes { send(descriptor, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL)) }
+            if count > 0 { written += count; continue }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK:
+                try Task.checkCancellation()
+                await waitUntilWritable(descriptor)
+            default:
+                return false  // EPIPE, ECONNRESET: WebKit dropped the stream
+            }
+        }
+        return true
+    }
+
+    private static func waitUntilWritable(_ descriptor: Int32) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiter = Unmanaged.passRetained(WritableWaiter(continuation)).toOpaque()
+            let condition = GIOCondition(rawValue: G_IO_OUT.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+            // Attaching a source to the default context is thread-safe; the callback only resumes.
+            g_unix_fd_add_full(G_PRIORITY_DEFAULT, descriptor, condition, descriptorWritable, waiter, releaseWritableWaiter)
+        }
+    }
+}
+
+private final class WritableWaiter {
+    let continuation: CheckedContinuation<Void, Never>
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+}
+
+private let descriptorWritable: GUnixFDSourceFunc = { _, _, data in
+    Unmanaged<WritableWaiter>.fromOpaque(data!).takeUnretainedValue().continuation.resume()
+    return hsg_false()  // G_SOURCE_REMOVE
+}
+
+private let releaseWritableWaiter: GDestroyNotify = { data in
+    guard let data else { return }
+    Unmanaged<WritableWaiter>.fromOpaque(data).release()
+}
