@@ -34,88 +34,30 @@ struct PackageRunOptions: ParsableArguments {
     }
 
     /// Registers the package scheme on `shell` when it has a data directory and makes `route`
-    /// accept `app:` URLs. Nil when there is no data directory and no package flag or key.
+    /// accept `app:` URLs (``PackageRun/prepare(_:shell:route:)`` with these flags over the config
+    /// file's keys). Nil when there is no data directory and no package flag or key.
     func apply(to shell: inout ShellConfiguration, route: inout WebRoute, config: String?) throws -> PackageRun? {
         var serving = try config.map { try PackageServing.read(ConfigReader(ConfigDocument.load(path: $0))) } ?? PackageServing()
         if let package { serving.package = package }
         if !trust.isEmpty { serving.trustedKeys = trust.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
         if let preset { serving.preset = URL(fileURLWithPath: preset).standardizedFileURL.path }
         if let reportURL { serving.reportURL = try PackageServing.reportURL(reportURL) }
-        guard case .persistent(let dataDirectory) = shell.storage else {
-            if serving.package != nil || serving.preset != nil {
-                throw ShellError.invalidArgument("--package and --preset need --data-dir (the packages live in DATA-DIR/packages)")
-            }
-            return nil
-        }
-        if serving.preset != nil, serving.trustedKeys.isEmpty {
-            throw ShellError.invalidArgument("--preset needs a trusted key: --trust FILE.pub or trusted_keys in the config file")
-        }
-        let events = PackageEventSink()
-        let keys: TrustedKeys
         do {
-            keys = serving.trustedKeys.isEmpty ? try TrustedKeys([PackageSigningKey().publicKey])  // serving reads verified files only
-                : try TrustedKeys(files: serving.trustedKeys.map { URL(fileURLWithPath: $0) })
+            return try PackageRun.prepare(serving, shell: &shell, route: &route)
         } catch {
-            throw ShellError.invalidArgument("\(error)")
+            throw ShellError.invalidArgument(Self.message(for: error))
         }
-        let store = PackageStore(directory: PackageServing.storeDirectory(dataDirectory: dataDirectory), trust: keys,
-                                 observer: { events.send($0) })
-        // Path-map mode: online pages get the installed packages' mapped resources (relative keys
-        // are taken from the opened page's URL). The rewrite happens in the web process after the
-        // request's CORS checks, so `fetch` of a mapped URL needs no CORS grant on app:
-        // (PathMapCommandLineTests.aMappedFileIsFetchableAndTheExtensionDirectoryIsRemoved).
-        let online = try? route.request().url
-        let map = PathMapExtension.map(store.list(), onlineBase: online.flatMap(URL.init(string:)))
-        let extensionDirectory = map.isEmpty ? nil : PathMapExtension.installedDirectory()
-        if let extensionDirectory { shell.context.webExtensions = (extensionDirectory, map) }
-        try PackageServing.register(store, in: &shell)
-        if !route.customSchemes.contains(PackageServing.scheme) { route.customSchemes.append(PackageServing.scheme) }
-        return PackageRun(serving: serving, store: store, events: events, extensionDirectory: extensionDirectory)
-    }
-}
-
-/// The packages side of one run: the store served from, the preset and app to open, and the
-/// events a run prints.
-struct PackageRun: Sendable {
-    let serving: PackageServing
-    let store: PackageStore
-    let events: PackageEventSink
-    /// The private copy of the path-map extension, removed when the run ends.
-    var extensionDirectory: String? = nil
-
-    /// Removes what the run made outside the data directory (the extension's private directory).
-    func finish() {
-        if let extensionDirectory { try? FileManager.default.removeItem(atPath: extensionDirectory) }
     }
 
-    /// Installs the preset (a failure is an event and a report; the installed version stays) and
-    /// points `route` at the opened app's active entry page.
-    func start(route: WebRoute) async throws(ShellError) -> WebRoute {
-        if let preset = serving.preset {
-            await store.applyPreset(file: URL(fileURLWithPath: preset), appVersion: Self.presetMarker(preset), report: serving.reportURL)
+    /// A package run's failure in the words of this command's flags.
+    static func message(for failure: PackageRun.Failure) -> String {
+        switch failure {
+        case .needsDataDirectory: return "--package and --preset need --data-dir (the packages live in DATA-DIR/packages)"
+        case .presetNeedsTrustedKey: return "--preset needs a trusted key: --trust FILE.pub or trusted_keys in the config file"
+        case .unreadableTrustedKeys(let why): return why
+        case .registration(let error): return error.description
+        case .notInstalled(let app, let store):
+            return "the package \(app) is not installed in \(store) (install it with: package install FILE --data-dir …)"
         }
-        guard let app = serving.package else { return route }
-        guard let installed = store.installed(app) ?? store.list().first(where: { $0.appID.lowercased() == app.lowercased() }) else {
-            throw .invalidArgument("the package \(app) is not installed in \(store.directory.path) (install it with: package install FILE --data-dir …)")
-        }
-        var route = route
-        if route.template == (try? PackageServing.rootURL(of: app)) { route.template = PackageServing.entryURL(of: installed) }
-        return route
     }
-
-    /// One marker per preset file version (size and modification time): a replaced preset is considered again.
-    static func presetMarker(_ path: String) -> String {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return "missing" }
-        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
-        let modified = Int64(((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0) * 1000)
-        return "file-\(size)-\(modified)"
-    }
-}
-
-/// Forwards the store's events to whoever prints them (set once the run starts).
-final class PackageEventSink: Sendable {
-    private let target = Mutex<(@Sendable (PackageEvent) -> Void)?>(nil)
-
-    func forward(to body: @escaping @Sendable (PackageEvent) -> Void) { target.withLock { $0 = body } }
-    func send(_ event: PackageEvent) { target.withLock { $0 }?(event) }
 }

@@ -35,7 +35,7 @@ final class RunCommand {
             if options.printEvents {
                 packages.events.forward { [weak self] event in Task { @EngineActor in self?.print(event.jsonObject) } }
             }
-            do { route = try await packages.start(route: route) } catch { return RunOutcome(.failure, "\(error)") }
+            do { route = try await packages.start(route: route) } catch { return RunOutcome(.failure, PackageRunOptions.message(for: error)) }
         }
         do {
             let manager = try PageManager(configuration: options.shell)

@@ -1,0 +1,103 @@
+import Foundation
+import HybridShellCore
+import HybridShellWebKit
+
+/// Installed offline packages wired into one shell: the store served on `app://<app-id>/` from a
+/// data directory, the preset installed at start, the app opened, and the store's events.
+///
+/// What an app that embeds HybridShell calls to serve its signed package (`hybrid-run --package`
+/// is a thin layer over it): ``prepare(_:shell:route:)`` before the ``PageManager`` is made (it
+/// registers the scheme, a WebKit URI-scheme handler, and the path-map web-process extension),
+/// then ``start(route:)`` once the loop runs, and ``finish()`` at the end.
+public struct PackageRun: Sendable {
+    /// Why a package run cannot be set up or started.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// A package or preset was asked for, but the shell keeps no data directory.
+        case needsDataDirectory
+        /// A preset was given without a key to verify it with.
+        case presetNeedsTrustedKey
+        /// A trusted key file could not be read.
+        case unreadableTrustedKeys(String)
+        /// The app to open is not installed in the store.
+        case notInstalled(app: String, store: String)
+        /// The package scheme could not be registered (a directory handler on `app:` that fails).
+        case registration(ShellError)
+
+        public var description: String {
+            switch self {
+            case .needsDataDirectory: return "a package or preset needs a data directory (the packages live in DATA-DIR/packages)"
+            case .presetNeedsTrustedKey: return "a preset needs a trusted key"
+            case .unreadableTrustedKeys(let why): return why
+            case .notInstalled(let app, let store): return "the package \(app) is not installed in \(store)"
+            case .registration(let error): return error.description
+            }
+        }
+    }
+
+    public let serving: PackageServing
+    public let store: PackageStore
+    /// The store's events, forwarded to whoever prints or handles them.
+    public let events: PackageEventSink
+    /// The private copy of the path-map extension, removed by ``finish()``.
+    public let extensionDirectory: String?
+
+    /// Registers the package scheme on `shell` when it keeps a data directory, maps installed
+    /// packages for online pages (path-map mode) and makes `route` accept `app:` URLs. Nil when
+    /// there is no data directory and neither a package nor a preset was asked for.
+    public static func prepare(_ serving: PackageServing, shell: inout ShellConfiguration, route: inout WebRoute) throws(Failure) -> PackageRun? {
+        guard case .persistent(let dataDirectory) = shell.storage else {
+            if serving.package != nil || serving.preset != nil { throw .needsDataDirectory }
+            return nil
+        }
+        if serving.preset != nil, serving.trustedKeys.isEmpty { throw .presetNeedsTrustedKey }
+        let events = PackageEventSink()
+        let keys: TrustedKeys
+        do {
+            keys = serving.trustedKeys.isEmpty ? try TrustedKeys([PackageSigningKey().publicKey])  // serving reads verified files only
+                : try TrustedKeys(files: serving.trustedKeys.map { URL(fileURLWithPath: $0) })
+        } catch {
+            throw .unreadableTrustedKeys("\(error)")
+        }
+        let store = PackageStore(directory: PackageServing.storeDirectory(dataDirectory: dataDirectory), trust: keys,
+                                 observer: { events.send($0) })
+        // Path-map mode: online pages get the installed packages' mapped resources (relative keys
+        // are taken from the opened page's URL). The rewrite happens in the web process after the
+        // request's CORS checks, so `fetch` of a mapped URL needs no CORS grant on app:
+        // (PathMapCommandLineTests.aMappedFileIsFetchableAndTheExtensionDirectoryIsRemoved).
+        let online = try? route.request().url
+        let map = PathMapExtension.map(store.list(), onlineBase: online.flatMap(URL.init(string:)))
+        let extensionDirectory = map.isEmpty ? nil : PathMapExtension.installedDirectory()
+        if let extensionDirectory { shell.context.webExtensions = (extensionDirectory, map) }
+        do { try PackageServing.register(store, in: &shell) } catch { throw .registration(error) }
+        if !route.customSchemes.contains(PackageServing.scheme) { route.customSchemes.append(PackageServing.scheme) }
+        return PackageRun(serving: serving, store: store, events: events, extensionDirectory: extensionDirectory)
+    }
+
+    /// Removes what the run made outside the data directory (the extension's private directory).
+    public func finish() {
+        if let extensionDirectory { try? FileManager.default.removeItem(atPath: extensionDirectory) }
+    }
+
+    /// Installs the preset (a failure is an event and a report; the installed version stays) and
+    /// points `route` at the opened app's active entry page.
+    public func start(route: WebRoute) async throws(Failure) -> WebRoute {
+        if let preset = serving.preset {
+            await store.applyPreset(file: URL(fileURLWithPath: preset), appVersion: Self.presetMarker(preset), report: serving.reportURL)
+        }
+        guard let app = serving.package else { return route }
+        guard let installed = store.installed(app) ?? store.list().first(where: { $0.appID.lowercased() == app.lowercased() }) else {
+            throw .notInstalled(app: app, store: store.directory.path)
+        }
+        var route = route
+        if route.template == (try? PackageServing.rootURL(of: app)) { route.template = PackageServing.entryURL(of: installed) }
+        return route
+    }
+
+    /// One marker per preset file version (size and modification time): a replaced preset is considered again.
+    static func presetMarker(_ path: String) -> String {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return "missing" }
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        let modified = Int64(((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0) * 1000)
+        return "file-\(size)-\(modified)"
+    }
+}
