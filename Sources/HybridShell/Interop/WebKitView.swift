@@ -31,6 +31,8 @@ final class WebKitView {
     var messageHandlers: [(name: String, world: String?)] = []
     var loadFailedSinceStart = false
     var requestedURL = ""
+    /// The URL of the last navigation `decide-policy` let through (a page's own `location = 'about:blank'`).
+    var lastAllowedNavigation = ""
     private(set) var isClosed = false
 
     // The domain side; set by WebView.

@@ -184,7 +184,9 @@ public final class KioskHost: PageDelegate {
         case .loadFinished(let url, true) where showingErrorPage == nil:
             loadRetries = 0
             onEvent(.loaded(url: url))
-        case .loadFailed(let error) where error.kind != .cancelled:
+        // A policy error is a navigation the kiosk refused (a redirect off the allow-list): the
+        // page on screen stays, and only real load failures get the error page.
+        case .loadFailed(let error) where error.kind != .cancelled && error.kind != .policy:
             loadFailed(error)
         case .inputBlocked(let input):
             onEvent(.inputBlocked(input))
