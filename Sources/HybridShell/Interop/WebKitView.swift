@@ -74,6 +74,7 @@ final class WebKitView {
         view = widget
         placeInWindow(options)
         connectViewSignals()
+        connectNativeDialogSignals()
     }
 
     private func placeInWindow(_ options: Options) {

@@ -194,6 +194,8 @@ public final class KioskHost: PageDelegate {
             onEvent(.contextMenuSuppressed)
         case .permissionDecided(let request, let granted):
             onEvent(.permission(kind: request.kind.rawValue, origin: request.origin, granted: granted))
+        case .nativeDialogRefused(let request):
+            onEvent(.nativeDialogRefused(request))
         case .responsivenessChanged(false):
             // WebKit's own watchdog agrees with a heartbeat already overdue: no need to wait more.
             if case .pending(let since) = heartbeat, ContinuousClock.now - since >= profile.heartbeatInterval { declareHung(since: since) }

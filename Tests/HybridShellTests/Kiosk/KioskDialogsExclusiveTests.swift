@@ -1,0 +1,72 @@
+import Foundation
+import HybridShell
+import Synchronization
+import Testing
+
+/// `hybrid-run kiosk` against pages that try to leave it: a print dialog, navigations the
+/// allow-list refuses, `location = 'about:blank'`; and the stops that must work whatever the page
+/// does. In the serial pass: they measure how long a stop takes.
+@Suite("hybrid-run kiosk: dialogs, blocked navigations, stopping", .serialized)
+struct KioskDialogsExclusiveTests {
+    static let printing = "pages/fixtures/dialogs/print.html"
+
+    @Test func printIsRefusedAndLoggedAndCtlQuitEndsTheKioskWithinFiveSeconds() async throws {
+        let quitAt = Mutex<ContinuousClock.Instant?>(nil)
+        let run = try await Self.kiosk(["--url", Self.printing]) { kiosk, events in
+            #expect(await events.next("nativeDialogRefused")?["dialog"] == "print")
+            #expect(await events.next { $0["event"] == "console" && $0["text"] == "print returned" } != nil)
+            // It keeps printing every second; none of it may hold the process.
+            #expect(await events.next("nativeDialogRefused") != nil)
+            quitAt.withLock { $0 = .now }
+            _ = try await KioskCommandLineExclusiveTests.control("quit", kiosk)
+        }
+        let took = try #require(quitAt.withLock { $0 }).duration(to: .now)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(took < .seconds(5), "the kiosk ran \(took) after ctl quit")
+        #expect(run.stderr.contains("hybrid-run kiosk: refused a print dialog (window.print())"), "stderr: \(run.stderr)")
+    }
+
+    @Test func sigtermEndsAPrintingKioskWithinFiveSeconds() async throws {
+        let killedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let run = try await Self.kiosk(["--url", Self.printing]) { kiosk, events in
+            #expect(await events.next("nativeDialogRefused") != nil)
+            #expect(await events.next("nativeDialogRefused") != nil)
+            killedAt.withLock { $0 = .now }
+            kill(kiosk.pid, SIGTERM)
+        }
+        let took = try #require(killedAt.withLock { $0 }).duration(to: .now)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(took < .seconds(5), "the kiosk ran \(took) after SIGTERM")
+    }
+
+    @Test func memoryLimitStartsWithoutAGLibCritical() async throws {
+        let run = try await Self.kiosk(["--memory-limit", "300"]) { kiosk, events in
+            #expect(await events.next("loaded") != nil)
+            kill(kiosk.pid, SIGTERM)
+        }
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(!run.stderr.contains("CRITICAL"), "stderr: \(run.stderr)")
+    }
+
+    // MARK: Support
+
+    /// `hybrid-run kiosk --print-events` with a control socket and a 40 s deadline (a kiosk that
+    /// cannot be stopped is killed then, and the test fails on its exit status).
+    static func kiosk(_ flags: [String],
+                      _ body: @escaping @Sendable (CommandLineRun.Running, KioskEventReader) async throws -> Void) async throws -> CommandLineRun {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(UUID().uuidString).sock").path
+        let url = flags.contains("--url") ? [] : ["--url", KioskCommandLineExclusiveTests.home]
+        let failure = FailureBox()
+        let run = try await CommandLineRun.run(["kiosk", "--print-events", "--control-socket", socket] + url + flags,
+                                               deadline: .seconds(40)) { running in
+            do {
+                try await body(running, KioskEventReader(running.lines))
+            } catch {
+                failure.record(error)
+                kill(running.pid, SIGTERM)
+            }
+        }
+        if let error = failure.error { throw error }
+        return run
+    }
+}
