@@ -174,6 +174,11 @@ final class WebKitView {
         visible ? gtk_widget_show(window) : gtk_widget_hide(window)
     }
 
+    var isShown: Bool {
+        guard let window else { return true }
+        return gtk_widget_get_visible(window) != 0
+    }
+
     // MARK: Teardown
 
     /// Disconnects everything and destroys the widget (and its window); the page's web process
