@@ -21,12 +21,12 @@ struct NativeDialogCommandLineTests {
 
     @Test func printingTestPageEndsAtTheGlobalTimeout() async throws {
         let started = ContinuousClock.now
-        let run = try await PageTestRun.run(["pages/fixtures/dialogs/print-test.html", "--global-timeout", "3", "--idle-timeout", "60",
+        let run = try await PageTestRun.run(["pages/fixtures/dialogs/print-test.html", "--global-timeout", "10", "--timeout", "60", "--idle-timeout", "60",
                                              "--screenshot", "off"])
         defer { run.cleanUp() }
         let took = ContinuousClock.now - started
         #expect(run.status == 3, "stdout: \(run.stdout)\nstderr: \(run.stderr)")
-        #expect(took < .seconds(25), "exited after \(took)")
+        #expect(took < .seconds(30), "exited after \(took)")
         let page = run.pages.first { $0["page"]?.stringValue?.hasSuffix("print-test.html") == true }
         let console = page?["console"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
         #expect(console.contains { $0.contains("the page asked for a print dialog (window.print()); refused") }, "\(console)")
