@@ -51,25 +51,9 @@ struct KioskDialogsExclusiveTests {
         #expect(!run.stderr.contains("CRITICAL"), "stderr: \(run.stderr)")
     }
 
-    // MARK: Support
-
-    /// `hybrid-run kiosk --print-events` with a control socket and a 40 s deadline (a kiosk that
-    /// cannot be stopped is killed then, and the test fails on its exit status).
+    /// A kiosk that cannot be stopped is killed after 40 s, and the test fails on its exit status.
     static func kiosk(_ flags: [String],
                       _ body: @escaping @Sendable (CommandLineRun.Running, KioskEventReader) async throws -> Void) async throws -> CommandLineRun {
-        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(UUID().uuidString).sock").path
-        let url = flags.contains("--url") ? [] : ["--url", KioskCommandLineExclusiveTests.home]
-        let failure = FailureBox()
-        let run = try await CommandLineRun.run(["kiosk", "--print-events", "--control-socket", socket] + url + flags,
-                                               deadline: .seconds(40)) { running in
-            do {
-                try await body(running, KioskEventReader(running.lines))
-            } catch {
-                failure.record(error)
-                kill(running.pid, SIGTERM)
-            }
-        }
-        if let error = failure.error { throw error }
-        return run
+        try await KioskCommandLineExclusiveTests.kiosk(flags, deadline: .seconds(40), body)
     }
 }
