@@ -186,7 +186,9 @@ public final class KioskHost: PageDelegate {
         case .loadFinished(let url, true) where showingErrorPage == nil:
             loadRetries = 0
             onEvent(.loaded(url: url))
-        case .loadFailed(let error) where error.kind != .cancelled:
+        // A policy error is a navigation the kiosk refused (a redirect off the allow-list): the
+        // page on screen stays, and only real load failures get the error page.
+        case .loadFailed(let error) where error.kind != .cancelled && error.kind != .policy:
             loadFailed(error)
         case .inputBlocked(let input):
             onEvent(.inputBlocked(input))
@@ -194,6 +196,8 @@ public final class KioskHost: PageDelegate {
             onEvent(.contextMenuSuppressed)
         case .permissionDecided(let request, let granted):
             onEvent(.permission(kind: request.kind.rawValue, origin: request.origin, granted: granted))
+        case .nativeDialogRefused(let request):
+            onEvent(.nativeDialogRefused(request))
         case .responsivenessChanged(false):
             // WebKit's own watchdog agrees with a heartbeat already overdue: no need to wait more.
             if case .pending(let since) = heartbeat, ContinuousClock.now - since >= profile.heartbeatInterval { declareHung(since: since) }

@@ -18,10 +18,15 @@ extension ModuleHost {
         /// Whether `files.choose` may show GTK's chooser when there is a window; the kiosk says no
         /// (browsing the file system would escape its lock-down): the configured choice answers.
         public var nativeFileChooser = true
+        /// Whether only the visible page of the manager's stack may use the clipboard (see
+        /// ``ClipboardVisibility``); page tests, whose views are not on a stack, say no.
+        public var clipboardNeedsVisiblePage = true
 
         public init(headless: Bool? = nil, excluded: Set<BuiltinModule> = [], storagePartition: (@Sendable (BridgeCall) -> String)? = nil,
-                    clipboardPartition: (@Sendable (BridgeCall) -> String)? = nil, nativeFileChooser: Bool = true) {
+                    clipboardPartition: (@Sendable (BridgeCall) -> String)? = nil, nativeFileChooser: Bool = true,
+                    clipboardNeedsVisiblePage: Bool = true) {
             self.clipboardPartition = clipboardPartition
+            self.clipboardNeedsVisiblePage = clipboardNeedsVisiblePage
             self.headless = headless
             self.excluded = excluded
             self.storagePartition = storagePartition
@@ -50,7 +55,8 @@ extension ModuleHost {
                 host.register(NavigationModule.module(host: host))
             case .clipboard:
                 host.register(ClipboardModule.module(headless: headless, initialText: configuration.clipboardText,
-                                                     partition: options.clipboardPartition))
+                                                     partition: options.clipboardPartition,
+                                                     visibility: options.clipboardNeedsVisiblePage ? host.clipboardRefusal : nil))
             case .ui:
                 host.register(UIModule.module(host: host, headless: headless, modalConfirms: configuration.modalConfirms))
             case .http:

@@ -48,4 +48,14 @@ public final class ModuleHost {
     func page(of call: BridgeCall) -> Page? {
         manager.stack.first { $0.bridge.currentSession?.id == call.sessionID }
     }
+
+    /// Refuses a clipboard call from a page the user does not see (see ``ClipboardVisibility``).
+    /// Holds the host weakly (the manager's handlers keep it); once the host is gone, everyone is refused.
+    var clipboardRefusal: @EngineActor @Sendable (BridgeCall) -> BridgeError? {
+        { [weak self] call in
+            let page = self?.page(of: call)
+            return ClipboardVisibility.refusal(handler: call.handler, isOnTop: page?.isOnTop ?? false, isShown: page?.view.isShown ?? false,
+                                               backgroundGranted: self.map { ClipboardVisibility.granted(to: call.origin, by: $0.policy.capabilities) } ?? false)
+        }
+    }
 }

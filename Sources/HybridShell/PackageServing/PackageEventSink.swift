@@ -1,5 +1,6 @@
 import HybridShellCore
 import Synchronization
+import HybridShellWebKit
 
 /// Forwards a package store's events to whoever prints or handles them (set once a run starts:
 /// the store exists, and may already report, before its consumer does).

@@ -52,7 +52,7 @@ final class PageTestModules {
         let storagePartition = dataDirectory == nil ? partition : nil
         host = try ModuleHost.builtins(configuration, manager: manager, openedURL: "about:blank", dataDirectory: dataDirectory,
                                        options: .init(headless: true, excluded: [.navigation], storagePartition: storagePartition,
-                                                      clipboardPartition: partition))
+                                                      clipboardPartition: partition, clipboardNeedsVisiblePage: false))
     }
 
     /// The scheme every context of the run registers so shared files reach the pages.

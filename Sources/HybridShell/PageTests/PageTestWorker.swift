@@ -217,6 +217,8 @@ final class PageTestWorker {
             apply(run.monitor.handle(.crashed(what), at: now), to: run)
         case .console(let message) where run.committed:
             apply(run.monitor.handle(.console(message), at: now), to: run)
+        case .nativeDialogRefused(let request):
+            run.notes.append("the page asked for \(request.summary); refused (a test run never shows one)")
         default:
             break
         }

@@ -19,7 +19,7 @@ public struct Capability: Sendable, Equatable {
         self.deny = deny
     }
 
-    func applies(to origin: String) -> Bool {
+    package func applies(to origin: String) -> Bool {
         guard origin != "null", !origin.isEmpty else { return false }
         return origins.contains { $0.matches(origin) }
     }

@@ -34,4 +34,7 @@ public enum PageEvent: Sendable, Equatable {
     case inputBlocked(String)
     /// A permission request and the answer (`permission-request`).
     case permissionDecided(PermissionRequest, granted: Bool)
+    /// A GTK dialog the page asked for and that was not shown (`print`, `run-file-chooser`,
+    /// `authenticate`, `run-color-chooser`); the page saw a cancel.
+    case nativeDialogRefused(NativeDialogRequest)
 }

@@ -16,6 +16,8 @@ public enum KioskEvent: Sendable, Equatable {
     case inputBlocked(String)
     case contextMenuSuppressed
     case permission(kind: String, origin: String, granted: Bool)
+    /// A GTK dialog the page asked for (print, a file or colour chooser, an HTTP password) was refused.
+    case nativeDialogRefused(NativeDialogRequest)
     case idleReset(clearedData: Bool)
     case control(request: String, ok: Bool)
     case stopping(reason: String)
@@ -38,6 +40,7 @@ public enum KioskEvent: Sendable, Equatable {
         case .contextMenuSuppressed: ["event": "contextMenuSuppressed"]
         case .permission(let kind, let origin, let granted):
             ["event": "permission", "kind": .string(kind), "origin": .string(origin), "granted": .bool(granted)]
+        case .nativeDialogRefused(let request): ["event": "nativeDialogRefused", "dialog": .string(request.name)]
         case .idleReset(let cleared): ["event": "idleReset", "clearedData": .bool(cleared)]
         case .control(let request, let ok): ["event": "control", "request": .string(request), "ok": .bool(ok)]
         case .stopping(let reason): ["event": "stopping", "reason": .string(reason)]
@@ -60,6 +63,7 @@ public enum KioskEvent: Sendable, Equatable {
         case .inputBlocked(let input): "blocked \(input)"
         case .contextMenuSuppressed: "suppressed a context menu"
         case .permission(let kind, let origin, let granted): "\(granted ? "granted" : "denied") \(kind) to \(origin)"
+        case .nativeDialogRefused(let request): "refused \(request.summary)"
         case .idleReset(let cleared): cleared ? "idle: went home and cleared cookies and storage" : "idle: went home"
         case .stopping(let reason): "stopping: \(reason)"
         }

@@ -117,6 +117,9 @@ public final class WebView {
 
     public func setVisible(_ visible: Bool) { native.setVisible(visible) }
 
+    /// Whether the view's window is shown (`gtk_widget_get_visible`); true for a view with no window.
+    public var isShown: Bool { native.isShown }
+
     // MARK: Events
 
     /// Calls `observer` with every event from now on, synchronously and in order, until the

@@ -25,9 +25,10 @@ final class WebKitContext {
         let memory = webkit_memory_pressure_settings_new()!
         if let memoryLimitMiB {
             webkit_memory_pressure_settings_set_memory_limit(memory, guint(memoryLimitMiB))
-            // Conservative must stay below strict, or WebKit ignores the setter (CRITICAL).
-            webkit_memory_pressure_settings_set_conservative_threshold(memory, 0.5)
+            // Each setter checks against the current other threshold (defaults: conservative 0.33,
+            // strict 0.5) and ignores a value that would cross it, with a CRITICAL: raise strict first.
             webkit_memory_pressure_settings_set_strict_threshold(memory, 0.8)
+            webkit_memory_pressure_settings_set_conservative_threshold(memory, 0.5)
             webkit_memory_pressure_settings_set_kill_threshold(memory, 1.0)
             webkit_memory_pressure_settings_set_poll_interval(memory, 1.0)
         }

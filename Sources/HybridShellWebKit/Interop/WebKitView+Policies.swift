@@ -16,6 +16,7 @@ extension WebKitView {
         let policy = decision.assumingMemoryBound(to: WebKitPolicyDecision.self)
         switch decideNavigation(navigationAction) {
         case .allow:
+            if !navigationAction.opensNewWindow { lastAllowedNavigation = navigationAction.url }
             webkit_policy_decision_use(policy)
         case .cancel:
             webkit_policy_decision_ignore(policy)

@@ -58,8 +58,9 @@ extension WebKitView {
             onEvent(.loadRedirected(url: url))
         case WEBKIT_LOAD_COMMITTED:
             // WebKit answers a blocked port (http://host:9/ and the like) by committing about:blank
-            // without any error; say so instead of pretending the page loaded.
-            if url == "about:blank", !requestedURL.isEmpty, !requestedURL.hasPrefix("about:") {
+            // without any error; say so instead of pretending the page loaded. A page that went to
+            // about:blank itself did load what it asked for (WebKit reports its start under the old URL).
+            if url == "about:blank", !requestedURL.isEmpty, !requestedURL.hasPrefix("about:"), lastAllowedNavigation != "about:blank" {
                 loadFailedSinceStart = true
                 onEvent(.loadFailed(LoadError(url: requestedURL, kind: .unsupported, domain: "HybridShell", code: 0,
                                               message: "WebKit refused to load \(requestedURL) (a blocked port?)")))

@@ -32,6 +32,8 @@ final class WebKitView {
     var messageHandlers: [(name: String, world: String?)] = []
     var loadFailedSinceStart = false
     var requestedURL = ""
+    /// The URL of the last navigation `decide-policy` let through (a page's own `location = 'about:blank'`).
+    var lastAllowedNavigation = ""
     private(set) var isClosed = false
 
     // The domain side; set by WebView.
@@ -73,6 +75,7 @@ final class WebKitView {
         view = widget
         placeInWindow(options)
         connectViewSignals()
+        connectNativeDialogSignals()
     }
 
     private func placeInWindow(_ options: Options) {
@@ -170,6 +173,11 @@ final class WebKitView {
     func setVisible(_ visible: Bool) {
         guard let window else { return }
         visible ? gtk_widget_show(window) : gtk_widget_hide(window)
+    }
+
+    var isShown: Bool {
+        guard let window else { return true }
+        return gtk_widget_get_visible(window) != 0
     }
 
     // MARK: Teardown

@@ -54,6 +54,7 @@ final class KioskCommand {
             return RunOutcome(.usage, error.description)
         }
         TerminationSignals.install { [weak self] number in
+            ShutdownDeadline.arm(status: .success, what: number == SIGTERM ? "SIGTERM" : "SIGINT")
             self?.settle(.success, reason: number == SIGTERM ? "SIGTERM" : "SIGINT")
         }
         do {
@@ -92,6 +93,8 @@ final class KioskCommand {
             log(.control(request: String(line.prefix(200)), ok: false))
             return reply(ControlReply.error(error.description))
         }
+        // Armed here, before any await: the answer below needs the engine actor, which a stuck page could hold.
+        if request == .quit { ShutdownDeadline.arm(status: .success, what: "hybrid-run ctl quit") }
         Task { @EngineActor [weak self] in
             let answer = await host.answer(request)
             self?.log(.control(request: request.line, ok: answer.ok))
@@ -132,6 +135,7 @@ final class KioskCommand {
 
     private func settle(_ result: RunOutcome, reason: String) {
         guard !outcome.isSettled else { return }
+        ShutdownDeadline.arm(status: result.status, what: "stopping (\(reason))")
         let result = RunOutcome(result.status, result.reason ?? (result.status == .success ? nil : reason))
         outcome.fulfill(result)
         stopReason = reason

@@ -29,6 +29,12 @@ extension PageEvent {
         case .inputBlocked(let input): ["event": "inputBlocked", "input": .string(input)]
         case .permissionDecided(let request, let granted):
             ["event": "permissionDecided", "kind": .string(request.kind.rawValue), "origin": .string(request.origin), "granted": .bool(granted)]
+        case .nativeDialogRefused(let request):
+            switch request {
+            case .fileChooser(let multiple): ["event": "nativeDialogRefused", "dialog": .string(request.name), "multiple": .bool(multiple)]
+            case .authentication(let host): ["event": "nativeDialogRefused", "dialog": .string(request.name), "host": .string(host)]
+            case .print, .colorChooser: ["event": "nativeDialogRefused", "dialog": .string(request.name)]
+            }
         }
     }
 }

@@ -26,7 +26,10 @@ final class RunCommand {
 
     /// Runs until the exit condition, a failure, a deadline or SIGINT/SIGTERM.
     func run() async -> RunOutcome {
-        TerminationSignals.install { [weak self] _ in self?.settle(.success) }
+        TerminationSignals.install { [weak self] number in
+            ShutdownDeadline.arm(status: .success, what: number == SIGTERM ? "SIGTERM" : "SIGINT")
+            self?.settle(.success)
+        }
         defer { options.packages?.finish() }
         if let problem = MainLoop.displayError { return .noDisplay(problem) }
         let page: Page
@@ -166,6 +169,7 @@ final class RunCommand {
 
     private func settle(_ result: RunOutcome) {
         guard !outcome.isSettled else { return }
+        ShutdownDeadline.arm(status: result.status, what: "the run ended")
         outcome.fulfill(result)
     }
 }

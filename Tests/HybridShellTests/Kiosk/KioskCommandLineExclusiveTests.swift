@@ -252,13 +252,13 @@ struct KioskCommandLineExclusiveTests {
 
     /// Runs `hybrid-run kiosk --print-events` on the fixture home (or `--url` among `flags`) with a
     /// control socket, and hands `body` the running kiosk and its events.
-    static func kiosk(_ flags: [String], socket given: String? = nil,
+    static func kiosk(_ flags: [String], socket given: String? = nil, deadline: Duration = .seconds(90),
                       _ body: @escaping @Sendable (CommandLineRun.Running, KioskEventReader) async throws -> Void) async throws -> CommandLineRun {
         let socket = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(UUID().uuidString).sock").path
         let url = flags.contains("--url") ? [] : ["--url", home]
         let extra = flags.contains("--control-socket") ? [] : ["--control-socket", socket]
         let failure = FailureBox()
-        let run = try await CommandLineRun.run(["kiosk", "--print-events"] + url + extra + flags, deadline: .seconds(90)) { running in
+        let run = try await CommandLineRun.run(["kiosk", "--print-events"] + url + extra + flags, deadline: deadline) { running in
             do {
                 try await body(running, KioskEventReader(running.lines))
             } catch {
