@@ -24,7 +24,7 @@ APT_PACKAGES += gstreamer1.0-tools
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check clean webdriver-test readme-options readme-examples
+.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test readme-options readme-examples
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
@@ -33,7 +33,7 @@ run: deps build
 demo-modules: deps build
 	$(XVFB) .build/debug/hybrid-run --url 'pages/demo/modules.html?tour' --modules storage,navigation,system --data-dir .demo-data --exit-after close --timeout 30
 
-test: deps build vendor bridge-js structure readme-options readme-examples harness-check
+test: deps build vendor bridge-js structure readme-options readme-examples readme-snippets harness-check examples
 	@before=$$(pgrep -x WebKitWebProces | sort); \
 	$(XVFB) bash Tests/swift-test.sh --filter ExclusiveTests --no-parallel && \
 	$(XVFB) bash Tests/swift-test.sh --skip ExclusiveTests && \
@@ -73,6 +73,14 @@ vendor:
 # its CLI, dependencies between the library's folders pointing down, no file over 300 lines.
 structure:
 	python3 Tests/structure-check.py
+
+# The example apps (Examples/) each exit 0 on their own; README's Swift is theirs.
+examples: build
+	$(XVFB) timeout 120 .build/debug/example-scheme-app
+	$(XVFB) timeout 120 .build/debug/example-package-app
+
+readme-snippets:
+	python3 docs/tools/readme-snippets.py --check
 
 # The test harness fails a pass that crashes (a crash that passes on a rerun is still a crash).
 harness-check: build

@@ -87,6 +87,11 @@ let package = Package(
             dependencies: ["HybridShellCore", "HybridShellTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
         ),
+        // Example apps that embed the library (README's Swift comes from them); `make test` runs both.
+        .executableTarget(name: "example-scheme-app", dependencies: ["HybridShell"], path: "Examples/SchemeApp",
+                          exclude: ["web"]),
+        .executableTarget(name: "example-package-app", dependencies: ["HybridShell"], path: "Examples/PackageApp",
+                          exclude: ["site"]),
         .testTarget(
             name: "HybridShellTests",
             // The CLI target too: its commands, reporters and exit statuses are tested with

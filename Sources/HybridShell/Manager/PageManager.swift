@@ -97,6 +97,8 @@ public final class PageManager {
             throw .invalidArgument("cannot open more than \(configuration.maxPages) pages (max_pages); close one first")
         }
         var route = route
+        // The schemes this shell serves are URLs a route may name (an embedder need not list them).
+        for scheme in configuration.customSchemes where !route.customSchemes.contains(scheme) { route.customSchemes.append(scheme) }
         let (resolvedURL, _) = try route.request()
         let settings = configuration.settings(for: resolvedURL, overrides: overrides)
         route.headers = (settings.headers ?? []) + route.headers
