@@ -135,14 +135,13 @@ public final class PackageStore: Sendable {
             StoreFiles.removeTree(staging)
             throw error
         }
-        // The switch: previous first (both links still name whole versions if killed in between),
-        // then current, then the trusted sequence, then the version no link names any more.
-        let replaced = StoreFiles.linkTarget(app + "/previous")
-        if let old = StoreFiles.linkTarget(app + "/current") { try StoreFiles.pointLink(app + "/previous", to: old) }
-        try StoreFiles.pointLink(app + "/current", to: "versions/\(manifest.sequence)")
-        StoreFiles.fsyncPath(app)
-        try writeTrustedSequence(manifest.appID, manifest.sequence)
-        if let replaced, replaced != StoreFiles.linkTarget(app + "/previous") { StoreFiles.removeTree(app + "/" + replaced) }
+        // The switch, with everything that can fail for want of space written before it.
+        let commit = InstallCommit(sequence: manifest.sequence, current: StoreFiles.linkTarget(app + "/current"),
+                                   previous: StoreFiles.linkTarget(app + "/previous"))
+        do throws(PackageError) { try commit.run(on: AppDirectory(path: app)) } catch {
+            StoreFiles.removeTree(app + "/versions/\(manifest.sequence)")
+            throw error
+        }
         guard let now = installed(manifest.appID) else { throw .io(path: app, reason: "the installed version cannot be read back") }
         observer?(.installed(appID: manifest.appID, version: manifest.version, sequence: manifest.sequence))
         return now
