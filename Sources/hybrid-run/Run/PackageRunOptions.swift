@@ -50,10 +50,14 @@ struct PackageRunOptions: ParsableArguments {
         if serving.preset != nil, serving.trustedKeys.isEmpty {
             throw ShellError.invalidArgument("--preset needs a trusted key: --trust FILE.pub or trusted_keys in the config file")
         }
+        if serving.package != nil, serving.trustedKeys.isEmpty {
+            throw ShellError.invalidArgument("--package needs a trusted key (--trust FILE.pub or trusted_keys in the config file): installed packages are checked against their signature before they are served")
+        }
         let events = PackageEventSink()
         let keys: TrustedKeys
         do {
-            keys = serving.trustedKeys.isEmpty ? try TrustedKeys([PackageSigningKey().publicKey])  // serving reads verified files only
+            // Without a key nothing verifies, so no package is served (500 and a packageFailed event).
+            keys = serving.trustedKeys.isEmpty ? try TrustedKeys([PackageSigningKey().publicKey])
                 : try TrustedKeys(files: serving.trustedKeys.map { URL(fileURLWithPath: $0) })
         } catch {
             throw ShellError.invalidArgument("\(error)")
@@ -65,10 +69,10 @@ struct PackageRunOptions: ParsableArguments {
         // request's CORS checks, so `fetch` of a mapped URL needs no CORS grant on app:
         // (PathMapCommandLineTests.aMappedFileIsFetchableAndTheExtensionDirectoryIsRemoved).
         let online = try? route.request().url
-        let map = PathMapExtension.map(store.list(), onlineBase: online.flatMap(URL.init(string:)))
+        let map = serving.trustedKeys.isEmpty ? [:] : PathMapExtension.map(store.signedList(), onlineBase: online.flatMap(URL.init(string:)))
         let extensionDirectory = map.isEmpty ? nil : PathMapExtension.installedDirectory()
         if let extensionDirectory { shell.context.webExtensions = (extensionDirectory, map) }
-        try PackageServing.register(store, in: &shell)
+        try PackageServing.register(store, in: &shell, pathMap: map)
         if !route.customSchemes.contains(PackageServing.scheme) { route.customSchemes.append(PackageServing.scheme) }
         return PackageRun(serving: serving, store: store, events: events, extensionDirectory: extensionDirectory)
     }
