@@ -80,7 +80,7 @@ import Testing
         let mountPoint = f.path("small")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         var outcomes = [String: Int]()
-        for count in 120..<190 {
+        for count in 170..<190 {
             guard mount("tmpfs", mountPoint.path, "tmpfs", 0, "size=800k") == 0 else {
                 print("nearly-full-disk test skipped: cannot mount a tmpfs here (\(String(cString: strerror(errno))))")
                 return

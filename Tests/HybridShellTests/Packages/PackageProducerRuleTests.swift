@@ -11,7 +11,7 @@ import Testing
         let long = String(repeating: "a", count: 256) + ".js"
         #expect(PackagePath.problem("js/" + long) == "a path component longer than 255 bytes")
         #expect(PackagePath.problem("js/" + String(repeating: "a", count: 255)) == nil)
-        let file = try f.crafted("long.zip", entries: [.init("files/index.html", "hi")], listed: ["index.html": "hi", long: "x"])
+        let file = try f.crafted("long.zip", entries: [.init("files/index.html", "hi"), .init("files/" + long, "x")], listed: ["index.html": "hi", long: "x"])
         #expect(throws: PackageError.invalidManifest("file \"\(long)\": a path component longer than 255 bytes")) {
             try VerifiedPackage.verify(file: file, trust: f.trust)
         }
