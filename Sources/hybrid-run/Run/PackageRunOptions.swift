@@ -8,11 +8,11 @@ import Synchronization
 /// `DATA-DIR/packages` whenever a data directory is given (see docs/offline-packages.md, Serving).
 struct PackageRunOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Open the entry page of this installed offline package (needs --data-dir; served as app://APP-ID/). Example: --package shop --data-dir data",
+        "Open the entry page of this installed offline package (needs --data-dir and --trust; served as app://APP-ID/). Example: --package shop --data-dir data --trust release.pub",
         valueName: "app-id"))
     var package: String?
 
-    @Option(name: .long, help: ArgumentHelp("A trusted package public key (.pub), at most two; for --preset. Example: --trust release.pub",
+    @Option(name: .long, help: ArgumentHelp("A trusted package public key (.pub), at most two: installed packages are checked against it before they are served, and --preset. Example: --trust release.pub",
                                             valueName: "file"))
     var trust: [String] = []
 
