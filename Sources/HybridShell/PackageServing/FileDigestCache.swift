@@ -31,6 +31,8 @@ final class FileDigestCache: Sendable {
     private struct Key: Hashable { let path: String; let sha256: String; let identity: Identity }
     /// Per key: whether it matched. At most one entry per path is kept (the latest identity).
     private let known = Mutex<[String: (key: Key, matches: Bool)]>([:])
+    /// How many files were hashed (each check that was not answered from the cache).
+    let hashes = Atomic<Int>(0)
 
     /// Checks `path` (a regular file inside a version) against the manifest's `size` and `sha256`.
     func check(_ path: String, size: Int64, sha256: String) -> Outcome {
@@ -40,6 +42,7 @@ final class FileDigestCache: Sendable {
         if let entry = known.withLock({ $0[path] }), entry.key == key {
             return entry.matches ? .matches : .differs(reason: Self.reason(size), isNew: false)
         }
+        hashes.add(1, ordering: .relaxed)
         let matches = Int64(info.st_size) == size && Self.digest(path, identity: key.identity) == sha256
         known.withLock { $0[path] = (key, matches) }
         return matches ? .matches : .differs(reason: Self.reason(size), isNew: true)

@@ -99,8 +99,16 @@ struct PackageRun: Sendable {
             await store.applyPreset(file: URL(fileURLWithPath: preset), appVersion: Self.presetMarker(preset), report: serving.reportURL)
         }
         guard let app = serving.package else { return route }
-        guard let installed = store.installed(app) ?? store.list().first(where: { $0.appID.lowercased() == app.lowercased() }) else {
+        guard let found = store.installed(app) ?? store.list().first(where: { $0.appID.lowercased() == app.lowercased() }) else {
             throw .invalidArgument("the package \(app) is not installed in \(store.directory.path) (install it with: package install FILE --data-dir …)")
+        }
+        // The entry page is the signed manifest's, not whatever the manifest.json on disk says now.
+        let installed: InstalledPackage
+        do throws(PackageError) {
+            guard let signed = try store.signedInstalled(found.appID) else { throw .notInstalled("\(app) is not installed") }
+            installed = signed
+        } catch {
+            throw .invalidArgument("the package \(app) cannot be opened as signed: \(error) (reinstall it)")
         }
         var route = route
         if route.template == (try? PackageServing.rootURL(of: app)) { route.template = PackageServing.entryURL(of: installed) }

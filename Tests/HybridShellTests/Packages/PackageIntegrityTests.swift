@@ -95,3 +95,27 @@ import Testing
         #expect(try await handler.response(for: Request.request("app://demo/js/app.js", page: other)).status == 403)
     }
 }
+
+/// The hot path does not hash again: one `stat` answers a file already checked, and any change to
+/// it — even one that puts the modification time back — is hashed again.
+@Suite struct FileDigestCacheTests {
+    @Test func aCheckedFileIsHashedOnceUntilItChanges() throws {
+        let f = try PackageFixtures()
+        let file = f.path("a.js").path
+        try Data("console.log(1)".utf8).write(to: URL(fileURLWithPath: file))
+        let sha = SHA256Hex.digest(Data("console.log(1)".utf8))
+        let cache = FileDigestCache()
+        for _ in 0..<5 { #expect(cache.check(file, size: 14, sha256: sha) == .matches) }
+        #expect(cache.hashes.load(ordering: .relaxed) == 1)
+        var info = stat()
+        stat(file, &info)
+        let fd = open(file, O_WRONLY)
+        _ = "console.log(2)".withCString { write(fd, $0, 14) }
+        close(fd)
+        var times = [info.st_atim, info.st_mtim]
+        utimensat(AT_FDCWD, file, &times, 0)  // the modification time put back; the change time moves on
+        #expect(cache.check(file, size: 14, sha256: sha) == .differs(reason: "does not match the size (14 bytes) and SHA-256 its signed manifest lists", isNew: true))
+        #expect(cache.check(file, size: 14, sha256: sha) == .differs(reason: "does not match the size (14 bytes) and SHA-256 its signed manifest lists", isNew: false))
+        #expect(cache.hashes.load(ordering: .relaxed) == 2)
+    }
+}
