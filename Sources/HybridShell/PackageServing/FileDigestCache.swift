@@ -23,7 +23,8 @@ final class FileDigestCache: Sendable {
     }
 
     enum Outcome: Equatable {
-        case matches
+        /// The file matches; this is the identity that was checked.
+        case matches(Identity)
         /// The file differs; `isNew` is false when this same file was already reported.
         case differs(reason: String, isNew: Bool)
     }
@@ -40,12 +41,12 @@ final class FileDigestCache: Sendable {
         guard stat(path, &info) == 0 else { return .differs(reason: "cannot be read (\(String(cString: strerror(errno))))", isNew: true) }
         let key = Key(path: path, sha256: sha256, identity: Identity(info))
         if let entry = known.withLock({ $0[path] }), entry.key == key {
-            return entry.matches ? .matches : .differs(reason: Self.reason(size), isNew: false)
+            return entry.matches ? .matches(key.identity) : .differs(reason: Self.reason(size), isNew: false)
         }
         hashes.add(1, ordering: .relaxed)
         let matches = Int64(info.st_size) == size && Self.digest(path, identity: key.identity) == sha256
         known.withLock { $0[path] = (key, matches) }
-        return matches ? .matches : .differs(reason: Self.reason(size), isNew: true)
+        return matches ? .matches(key.identity) : .differs(reason: Self.reason(size), isNew: true)
     }
 
     private static func reason(_ size: Int64) -> String { "does not match the size (\(size) bytes) and SHA-256 its signed manifest lists" }

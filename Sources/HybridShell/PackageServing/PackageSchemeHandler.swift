@@ -78,13 +78,20 @@ public struct PackageSchemeHandler: URLSchemeHandler {
                 logger.warning("\(request.url): \(path) is in the manifest but not a regular file inside the version")
                 return .error(404, "not found: \(path)")
             }
-            if case .differs(let reason, let isNew) = digests.check(real, size: size, sha256: sha256) {
+            let checked: FileDigestCache.Identity
+            switch digests.check(real, size: size, sha256: sha256) {
+            case .matches(let identity): checked = identity
+            case .differs(let reason, let isNew):
                 // The installed file was changed behind the store's back: do not serve it as signed.
                 logger.error("\(real) \(reason)")
                 if isNew { store.reportServingFailure(appID: installed.appID, "\(path) of \(installed.appID) sequence \(installed.sequence) \(reason)") }
                 return .error(500, "\(path) does not match its signed content; reinstall \(installed.appID)")
             }
-            return FileResponder.respond(path: real, request: request, contentType: ContentTypes.forFile(path), etag: "\"\(sha256)\"")
+            var response = FileResponder.respond(path: real, request: request, contentType: ContentTypes.forFile(path), etag: "\"\(sha256)\"")
+            if case .file(let file, let offset, let length) = response.body {
+                response.body = .stream(UnchangedFileBody.stream(path: file, offset: offset, length: length, checked: checked), length: length)
+            }
+            return response
         }
     }
 

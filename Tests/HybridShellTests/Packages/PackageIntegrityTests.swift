@@ -56,7 +56,7 @@ import Testing
         bytes[40] ^= 1
         try bytes.write(to: archive)
         let response = try await PackageSchemeHandler(store: store).response(for: Request.request("app://demo/index.html"))
-        let text = try Request.text(response)
+        let text = try await Request.text(response)
         #expect(response.status == 500 && text.contains("signature"), "\(text)")
         #expect(events.failures.count == 1)
         // Another store reading the same directory (another run) sees it too; a missing archive likewise.
@@ -105,7 +105,9 @@ import Testing
         try Data("console.log(1)".utf8).write(to: URL(fileURLWithPath: file))
         let sha = SHA256Hex.digest(Data("console.log(1)".utf8))
         let cache = FileDigestCache()
-        for _ in 0..<5 { #expect(cache.check(file, size: 14, sha256: sha) == .matches) }
+        for _ in 0..<5 {
+            guard case .matches = cache.check(file, size: 14, sha256: sha) else { Issue.record("not a match"); return }
+        }
         #expect(cache.hashes.load(ordering: .relaxed) == 1)
         var info = stat()
         stat(file, &info)
@@ -117,5 +119,23 @@ import Testing
         #expect(cache.check(file, size: 14, sha256: sha) == .differs(reason: "does not match the size (14 bytes) and SHA-256 its signed manifest lists", isNew: true))
         #expect(cache.check(file, size: 14, sha256: sha) == .differs(reason: "does not match the size (14 bytes) and SHA-256 its signed manifest lists", isNew: false))
         #expect(cache.hashes.load(ordering: .relaxed) == 2)
+    }
+
+    /// Checked, then written to before (or while) it is served: the body fails, so the page's load fails.
+    @Test func aFileChangedAfterItsCheckFailsItsBody() async throws {
+        let f = try PackageFixtures()
+        let file = f.path("b.js").path
+        try Data("console.log(1)".utf8).write(to: URL(fileURLWithPath: file))
+        guard case .matches(let identity) = FileDigestCache().check(file, size: 14, sha256: SHA256Hex.digest(Data("console.log(1)".utf8))) else {
+            Issue.record("not a match")
+            return
+        }
+        var whole = Data()
+        for try await chunk in UnchangedFileBody.stream(path: file, offset: 0, length: 14, checked: identity) { whole.append(chunk) }
+        #expect(whole == Data("console.log(1)".utf8))
+        try Data("console.log(2)".utf8).write(to: URL(fileURLWithPath: file))
+        await #expect(throws: PackageError.self) {
+            for try await _ in UnchangedFileBody.stream(path: file, offset: 0, length: 14, checked: identity) {}
+        }
     }
 }
