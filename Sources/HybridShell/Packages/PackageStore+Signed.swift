@@ -16,7 +16,7 @@ extension PackageStore {
             let archive = URL(fileURLWithPath: version + "/" + Self.signedArchiveName)
             do throws(PackageError) {
                 guard StoreFiles.exists(archive.path) else {
-                    throw .io(path: archive.path, reason: "missing: this version cannot be checked against its signature (reinstall \(appID))")
+                    throw .io(path: archive.path, reason: "missing: this version, installed before packages kept their signed archive, cannot be checked against its signature (package remove \(appID), then install it again)")
                 }
                 // Expiry guards installing, not using what was installed while valid.
                 let signed = try VerifiedPackage.verify(file: archive, trust: trust, limits: limits, now: .distantPast).manifest

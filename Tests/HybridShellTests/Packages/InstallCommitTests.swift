@@ -77,16 +77,10 @@ import Testing
     /// page) until one fills the disk exactly where the old code switched and then failed.
     @Test func onANearlyFullDiskAnInstallFailsWithTheOldVersionOrSucceeds() throws {
         let f = try PackageFixtures()
-        let mountPoint = f.path("small")
-        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         var outcomes = [String: Int]()
         for count in 170..<190 {
-            guard mount("tmpfs", mountPoint.path, "tmpfs", 0, "size=800k") == 0 else {
-                print("nearly-full-disk test skipped: cannot mount a tmpfs here (\(String(cString: strerror(errno))))")
-                return
-            }
-            defer { umount(mountPoint.path) }
-            let store = PackageStore(directory: mountPoint.appendingPathComponent("packages"), trust: f.trust)
+            guard let (store, disk) = try Self.storeOnSmallDisk(f) else { return }
+            defer { umount(disk) }
             try store.install(file: f.pack(try f.site("v1", PackageFixtures.v1), "v1.zip", sequence: 1))
             var files = ["index.html": "<h1>many</h1>"]
             for i in 0..<count { files["f/\(i).txt"] = "x" }
@@ -104,5 +98,16 @@ import Testing
         }
         print("nearly full disk: \(outcomes)")
         #expect(outcomes["installed"] ?? 0 > 0 && outcomes["disk full"] ?? 0 > 0, "the sweep must cross the point where the disk fills: \(outcomes)")
+    }
+
+    /// A store on a fresh 800 KiB tmpfs (nil, and a note, where mounting is not allowed).
+    static func storeOnSmallDisk(_ f: PackageFixtures) throws -> (PackageStore, String)? {
+        let disk = f.path("small").path
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        if mount("tmpfs", disk, "tmpfs", 0, "size=800k") != 0 {
+            print("nearly-full-disk test skipped: no tmpfs can be mounted here (\(String(cString: strerror(errno))))")
+            return nil
+        }
+        return (PackageStore(directory: URL(fileURLWithPath: disk + "/packages"), trust: f.trust), disk)
     }
 }
