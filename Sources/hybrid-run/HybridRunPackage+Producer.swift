@@ -46,6 +46,8 @@ struct PackagePack: PackageCommand {
     var disabled = false
     @Option(name: .long, help: ArgumentHelp("A JSON object: online URL or path → file in the package. Example: --path-map map.json", valueName: "file"))
     var pathMap: String?
+    @Flag(name: .long, help: "Also pack files and folders whose name starts with a dot (.env, .git/), left out by default.")
+    var includeHidden = false
 
     func perform() throws(PackageError) -> String? {
         var map = [String: String]()
@@ -56,8 +58,13 @@ struct PackagePack: PackageCommand {
             }
             map = decoded
         }
-        let options = PackageBuilder.Options(appID: appId, version: appVersion, sequence: sequence, expires: try parseExpiry(expires),
+        var options = PackageBuilder.Options(appID: appId, version: appVersion, sequence: sequence, expires: try parseExpiry(expires),
                                              entry: entry, enable: !disabled, priority: priority, pathMap: map)
+        options.includeHidden = includeHidden
+        let hidden = includeHidden ? [] : PackageBuilder.hiddenEntries(URL(fileURLWithPath: directory))
+        if !hidden.isEmpty {
+            OutputLines.standardError.write("note: left out \(hidden.count) hidden \(hidden.count == 1 ? "entry" : "entries") (\(hidden.joined(separator: ", "))); --include-hidden packs them")
+        }
         let builder = PackageBuilder(key: try PackageSigningKey(contentsOf: URL(fileURLWithPath: key)))
         let (data, manifest) = try builder.pack(directory: URL(fileURLWithPath: directory), options: options,
                                                 base: base.map { URL(fileURLWithPath: $0) })

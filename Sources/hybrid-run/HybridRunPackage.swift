@@ -143,9 +143,5 @@ func writeOutput(_ data: Data, to path: String, mode: Int = 0o644) throws(Packag
 /// `--expires 2027-01-31` or a full ISO 8601 instant.
 func parseExpiry(_ text: String?) throws(PackageError) -> Date? {
     guard let text else { return nil }
-    let formatter = ISO8601DateFormatter()
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withFullDate]
-    if let date = formatter.date(from: text) { return date }
-    throw .invalidManifest("--expires \(text) is not a date like 2027-01-31 or 2027-01-31T12:00:00Z")
+    return try PackageExpiry.parse(text)
 }

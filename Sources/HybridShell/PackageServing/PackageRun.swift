@@ -16,6 +16,12 @@ public struct PackageRun: Sendable {
         case needsDataDirectory
         /// A preset was given without a key to verify it with.
         case presetNeedsTrustedKey
+        /// A package was asked for without a key: installed files are checked against their
+        /// signature before they are served, so without one nothing would be.
+        case packageNeedsTrustedKey
+        /// The installed version's kept archive does not verify (tampered, or installed before
+        /// archives were kept).
+        case unsigned(app: String, reason: String)
         /// A trusted key file could not be read.
         case unreadableTrustedKeys(String)
         /// The app to open is not installed in the store.
@@ -27,6 +33,8 @@ public struct PackageRun: Sendable {
             switch self {
             case .needsDataDirectory: return "a package or preset needs a data directory (the packages live in DATA-DIR/packages)"
             case .presetNeedsTrustedKey: return "a preset needs a trusted key"
+            case .packageNeedsTrustedKey: return "a package needs a trusted key: installed packages are checked against their signature"
+            case .unsigned(let app, let reason): return "the package \(app) cannot be opened as signed: \(reason)"
             case .unreadableTrustedKeys(let why): return why
             case .notInstalled(let app, let store): return "the package \(app) is not installed in \(store)"
             case .registration(let error): return error.description
@@ -50,10 +58,12 @@ public struct PackageRun: Sendable {
             return nil
         }
         if serving.preset != nil, serving.trustedKeys.isEmpty { throw .presetNeedsTrustedKey }
+        if serving.package != nil, serving.trustedKeys.isEmpty { throw .packageNeedsTrustedKey }
         let events = PackageEventSink()
         let keys: TrustedKeys
         do {
-            keys = serving.trustedKeys.isEmpty ? try TrustedKeys([PackageSigningKey().publicKey])  // serving reads verified files only
+            // Without a key nothing verifies, so no package is served (500 and a packageFailed event).
+            keys = serving.trustedKeys.isEmpty ? try TrustedKeys([PackageSigningKey().publicKey])
                 : try TrustedKeys(files: serving.trustedKeys.map { URL(fileURLWithPath: $0) })
         } catch {
             throw .unreadableTrustedKeys("\(error)")
@@ -65,10 +75,10 @@ public struct PackageRun: Sendable {
         // request's CORS checks, so `fetch` of a mapped URL needs no CORS grant on app:
         // (PathMapCommandLineTests.aMappedFileIsFetchableAndTheExtensionDirectoryIsRemoved).
         let online = try? route.request().url
-        let map = PathMapExtension.map(store.list(), onlineBase: online.flatMap(URL.init(string:)))
+        let map = serving.trustedKeys.isEmpty ? [:] : PathMapExtension.map(store.signedList(), onlineBase: online.flatMap(URL.init(string:)))
         let extensionDirectory = map.isEmpty ? nil : PathMapExtension.installedDirectory()
         if let extensionDirectory { shell.context.webExtensions = (extensionDirectory, map) }
-        do { try PackageServing.register(store, in: &shell) } catch { throw .registration(error) }
+        do { try PackageServing.register(store, in: &shell, pathMap: map) } catch { throw .registration(error) }
         if !route.customSchemes.contains(PackageServing.scheme) { route.customSchemes.append(PackageServing.scheme) }
         return PackageRun(serving: serving, store: store, events: events, extensionDirectory: extensionDirectory)
     }
@@ -85,8 +95,16 @@ public struct PackageRun: Sendable {
             await store.applyPreset(file: URL(fileURLWithPath: preset), appVersion: Self.presetMarker(preset), report: serving.reportURL)
         }
         guard let app = serving.package else { return route }
-        guard let installed = store.installed(app) ?? store.list().first(where: { $0.appID.lowercased() == app.lowercased() }) else {
+        guard let found = store.installed(app) ?? store.list().first(where: { $0.appID.lowercased() == app.lowercased() }) else {
             throw .notInstalled(app: app, store: store.directory.path)
+        }
+        // The entry page is the signed manifest's, not whatever the manifest.json on disk says now.
+        let installed: InstalledPackage
+        do throws(PackageError) {
+            guard let signed = try store.signedInstalled(found.appID) else { throw .notInstalled("\(app) is not installed") }
+            installed = signed
+        } catch {
+            throw .unsigned(app: app, reason: "\(error)")
         }
         var route = route
         if route.template == (try? PackageServing.rootURL(of: app)) { route.template = PackageServing.entryURL(of: installed) }

@@ -7,7 +7,7 @@ import HybridShellWebKit
 /// shell configuration file (`trusted_keys`, `preset`, `package`, `report_url`) and flags.
 public struct PackageServing: Sendable, Equatable {
     /// The scheme packages are served on: `app://<appID>/…`.
-    public static let scheme = "app"
+    public static let scheme = PackageSchemeHandler.scheme
     /// The configuration-file keys this reads (pass them as `extraSections` to ``ShellConfiguration/load(path:extraSections:)``).
     public static let keys: Set<String> = ["trusted_keys", "preset", "package", "report_url"]
 
@@ -67,13 +67,15 @@ public struct PackageServing: Sendable, Equatable {
 
     /// `configuration` with the package scheme registered on its context. A directory mounted on
     /// the same scheme (`--dir-handler app:DIR`) keeps answering host-less `app:///…` URLs.
-    public static func register(_ store: PackageStore, in configuration: inout ShellConfiguration) throws(ShellError) {
+    /// `pathMap` (``PathMapExtension/map(_:onlineBase:)``) names the files other origins may load.
+    public static func register(_ store: PackageStore, in configuration: inout ShellConfiguration,
+                                pathMap: [String: String] = [:]) throws(ShellError) {
         var fallback: (any URLSchemeHandler)?
         if let index = configuration.dirHandlers.firstIndex(where: { $0.scheme == scheme }) {
             fallback = try DirectoryHandler(root: configuration.dirHandlers[index].path)
             configuration.dirHandlers.remove(at: index)
         }
-        configuration.context.schemes.append(try SchemeRegistration(scheme: scheme, handler: PackageSchemeHandler(store: store, fallback: fallback),
+        configuration.context.schemes.append(try SchemeRegistration(scheme: scheme, handler: PackageSchemeHandler(store: store, fallback: fallback, pathMap: pathMap),
                                                                     security: .app))
     }
 

@@ -5,8 +5,8 @@ import HybridShellWebKit
 /// The path-map mode: a page opened at its online URL gets the resources its installed packages'
 /// path maps list from the packages (`app://<appid>/<file>`), with no network request. The
 /// rewriting happens in the web process (`libHybridShellPathMap.so`, `WebKitWebPage::send-request`),
-/// because WebKitGTK cannot register http(s) schemes. Documents (`.html`) are not mapped: the page
-/// keeps its online URL and origin.
+/// because WebKitGTK cannot register http(s) schemes. Documents (HTML, XHTML, SVG, XML, in any
+/// letter case; ``PathMapDocuments``) are not mapped: the page keeps its online URL and origin.
 public enum PathMapExtension {
     public static let libraryName = "libHybridShellPathMap.so"
 
@@ -16,12 +16,12 @@ public enum PathMapExtension {
         var map: [String: String] = [:]
         for package in packages where package.manifest.enable {
             let listed = Set(package.manifest.files.map(\.path))
-            for (online, file) in package.pathMap where listed.contains(file) && !file.hasSuffix(".html") && !file.hasSuffix(".htm") {
+            for (online, file) in package.pathMap where listed.contains(file) && !PathMapDocuments.isDocument(file: file) {
                 let absolute: URL?
                 if online.hasPrefix("http://") || online.hasPrefix("https://") { absolute = URL(string: online) } else {
                     absolute = onlineBase.flatMap { URL(string: online, relativeTo: $0)?.absoluteURL }
                 }
-                guard let absolute, ["http", "https"].contains(absolute.scheme ?? "") else { continue }
+                guard let absolute, ["http", "https"].contains(absolute.scheme ?? ""), !PathMapDocuments.isDocument(url: absolute) else { continue }
                 map[absolute.absoluteString] = PackageServing.entryURL(of: package, path: file)
             }
         }

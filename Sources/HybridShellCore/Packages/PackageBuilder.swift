@@ -16,6 +16,10 @@ public struct PackageBuilder: Sendable {
         public var enable: Bool
         public var priority: Int
         public var pathMap: [String: String]
+        /// Pack files and folders whose name starts with a dot (`.env`, `.git/`); left out by default
+        /// (``hiddenEntries(_:)`` names them): they are mostly secrets and tooling, and `app://`
+        /// refuses hidden paths anyway.
+        public var includeHidden = false
 
         public init(appID: String, version: String, sequence: Int64, expires: Date? = nil, entry: String = "index.html",
                     enable: Bool = true, priority: Int = 0, pathMap: [String: String] = [:]) {
@@ -41,7 +45,7 @@ public struct PackageBuilder: Sendable {
     /// Packs `directory`. With `base` (an older package signed by the same key) the result is an
     /// incremental package carrying only new and changed files, and naming the base tree it applies to.
     public func pack(directory: URL, options: Options, base: URL? = nil) throws(PackageError) -> (data: Data, manifest: PackageManifest) {
-        let files = try Self.scan(directory)
+        let files = try Self.scan(directory, includeHidden: options.includeHidden)
         var manifest = PackageManifest(appID: options.appID, version: options.version, sequence: options.sequence,
                                        expires: options.expires.map(Self.isoString), entry: options.entry,
                                        enable: options.enable, priority: options.priority,
@@ -87,7 +91,7 @@ public struct PackageBuilder: Sendable {
 
     /// Every regular file under `directory`, sorted, with size and SHA-256. Symlinks and special
     /// files are refused rather than followed: the package would not be what the folder shows.
-    static func scan(_ directory: URL) throws(PackageError) -> [(url: URL, file: PackageManifest.File)] {
+    static func scan(_ directory: URL, includeHidden: Bool = false) throws(PackageError) -> [(url: URL, file: PackageManifest.File)] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .io(path: directory.path, reason: "not a directory")
@@ -96,6 +100,10 @@ public struct PackageBuilder: Sendable {
         guard let walker = FileManager.default.enumerator(atPath: root) else { throw .io(path: root, reason: "cannot be listed") }
         var found = [(url: URL, file: PackageManifest.File)]()
         while let relative = walker.nextObject() as? String {
+            if !includeHidden, Self.isHidden(relative) {
+                walker.skipDescendants()
+                continue
+            }
             let full = root + "/" + relative
             var info = stat()
             guard lstat(full, &info) == 0 else { throw .io(path: full, reason: String(cString: strerror(errno))) }
@@ -111,6 +119,26 @@ public struct PackageBuilder: Sendable {
             found.append((url, .init(path: relative, size: Int64(data.count), sha256: SHA256Hex.digest(data))))
         }
         return found.sorted { $0.file.path < $1.file.path }
+    }
+
+    /// The hidden files and folders (a name starting with a dot) under `directory` that a pack
+    /// without ``Options/includeHidden`` leaves out, outermost only, folders with a trailing `/`.
+    public static func hiddenEntries(_ directory: URL) -> [String] {
+        let root = directory.standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var hidden = [String]()
+        while let relative = walker.nextObject() as? String {
+            guard isHidden(relative) else { continue }
+            walker.skipDescendants()
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory)
+            hidden.append(relative + (isDirectory.boolValue ? "/" : ""))
+        }
+        return hidden.sorted()
+    }
+
+    static func isHidden(_ relative: String) -> Bool {
+        (relative.split(separator: "/").last ?? "").hasPrefix(".")
     }
 
     static func isoString(_ date: Date) -> String {

@@ -81,6 +81,12 @@ public struct PackageManifest: Codable, Sendable, Equatable {
     /// Reads and checks a manifest (see ``validate()``).
     public static func decode(_ data: Data) throws(PackageError) -> PackageManifest {
         let manifest: PackageManifest
+        // JSONDecoder keeps the first of two equal keys and other readers the last: a manifest
+        // that means different things to different readers is refused before it is decoded.
+        let strict = JSONParser(limits: .init(rejectDuplicateKeys: true, forbiddenKeys: []))
+        do throws(JSONSyntaxError) { try strict.validate(String(decoding: data, as: UTF8.self)) } catch {
+            throw .invalidManifest("not a manifest: \(error.description)")
+        }
         do {
             manifest = try JSONDecoder().decode(PackageManifest.self, from: data)
         } catch {

@@ -1,8 +1,10 @@
 /// The rules for a file path inside a package: relative, `/`-separated, no `.`/`..`/empty
-/// components, no backslash, NUL or control characters, at most 1 024 bytes. Both the manifest and
+/// components, no backslash, NUL or control characters, at most 1 024 bytes and 255 bytes per
+/// component (`NAME_MAX`: a longer name verifies but cannot be created on disk). Both the manifest and
 /// every archive entry name are held to them, so nothing can land outside the install directory.
 enum PackagePath {
     static let maximumLength = 1024
+    static let maximumComponentLength = 255
 
     /// Why `path` is not a safe package path, or nil when it is.
     static func problem(_ path: String) -> String? {
@@ -18,6 +20,9 @@ enum PackagePath {
         if components.contains(".") { return "current directory (.) in path" }
         if components.contains("") { return path.hasSuffix("/") ? "directory entry" : "empty path component" }
         if let first = components.first, first.count == 2, first.hasSuffix(":") { return "drive letter in path" }
+        if components.contains(where: { $0.utf8.count > maximumComponentLength }) {
+            return "a path component longer than \(maximumComponentLength) bytes"
+        }
         return nil
     }
 

@@ -12,6 +12,8 @@ public final class PackageStore: Sendable {
     public let directory: URL
     public let trust: TrustedKeys
     public let limits: PackageLimits
+    /// The versions whose kept archive verified (or did not), so a server checks each once.
+    let signedVersions = SignedVersions()
     let now: @Sendable () -> Date
     let observer: (@Sendable (PackageEvent) -> Void)?
 
@@ -101,8 +103,8 @@ public final class PackageStore: Sendable {
 
     private func installLocked(file: URL, expectedApp: String?, expectedSequence: Int64?,
                                progress: ((Int64, Int64) -> Void)?) throws(PackageError) -> InstalledPackage {
-        let package = try VerifiedPackage.verify(file: file, trust: trust, limits: limits, now: now())
-        let manifest = package.manifest
+        let offered = try VerifiedPackage.verify(file: file, trust: trust, limits: limits, now: now())
+        let manifest = offered.manifest
         if let expectedSequence, expectedSequence != manifest.sequence {
             // The index and the package it points to disagree: a mix-and-match of signed pieces.
             throw .invalidManifest("the index offers sequence \(expectedSequence) but the package is sequence \(manifest.sequence)")
@@ -113,7 +115,9 @@ public final class PackageStore: Sendable {
                                                   trustedSequence: max(readTrustedSequence(manifest.appID), active?.sequence ?? 0),
                                                   active: active?.manifest)
         observer?(.started(appID: manifest.appID, sequence: manifest.sequence, incremental: decision == .incremental))
-        let needed = manifest.files.reduce(Int64(0)) { $0 + $1.size } + Int64(package.manifestBytes.count)
+        var archive = stat()
+        let archiveSize = stat(file.path, &archive) == 0 ? Int64(archive.st_size) : 0
+        let needed = manifest.files.reduce(Int64(0)) { $0 + $1.size } + Int64(offered.manifestBytes.count) + archiveSize
         try StoreFiles.makeDirectories(stagingPath)
         if let free = StoreFiles.freeBytes(stagingPath), free < needed + (64 << 10) {
             throw .diskFull("the package needs \(needed) bytes, \(free) are free in \(root)")
@@ -121,6 +125,13 @@ public final class PackageStore: Sendable {
         let staging = stagingPath + "/\(manifest.appID)-\(manifest.sequence)-\(UInt32.random(in: 0...UInt32.max))"
         do throws(PackageError) {
             try StoreFiles.makeDirectories(staging + "/files")
+            // The signed archive is kept with the version: serving checks the manifest's signature
+            // from it (SignedVersions). The copy is verified again and extracted from, so what is
+            // kept is what was installed even if `file` changes meanwhile.
+            try StoreFiles.copy(file.path, to: staging + "/" + Self.signedArchiveName)
+            let package = try VerifiedPackage.verify(file: URL(fileURLWithPath: staging + "/" + Self.signedArchiveName),
+                                                     trust: trust, limits: limits, now: now())
+            guard package.manifestBytes == offered.manifestBytes else { throw .badSignature("the package changed while it was installed") }
             try PackageExtractor.extract(package, into: staging, base: decision == .incremental ? active?.root.path : nil,
                                          progress: progress)
             try StoreFiles.writeAtomically(package.manifestBytes, to: staging + "/manifest.json")
@@ -135,14 +146,13 @@ public final class PackageStore: Sendable {
             StoreFiles.removeTree(staging)
             throw error
         }
-        // The switch: previous first (both links still name whole versions if killed in between),
-        // then current, then the trusted sequence, then the version no link names any more.
-        let replaced = StoreFiles.linkTarget(app + "/previous")
-        if let old = StoreFiles.linkTarget(app + "/current") { try StoreFiles.pointLink(app + "/previous", to: old) }
-        try StoreFiles.pointLink(app + "/current", to: "versions/\(manifest.sequence)")
-        StoreFiles.fsyncPath(app)
-        try writeTrustedSequence(manifest.appID, manifest.sequence)
-        if let replaced, replaced != StoreFiles.linkTarget(app + "/previous") { StoreFiles.removeTree(app + "/" + replaced) }
+        // The switch, with everything that can fail for want of space written before it.
+        let commit = InstallCommit(sequence: manifest.sequence, current: StoreFiles.linkTarget(app + "/current"),
+                                   previous: StoreFiles.linkTarget(app + "/previous"))
+        do throws(PackageError) { try commit.run(on: AppDirectory(path: app)) } catch {
+            StoreFiles.removeTree(app + "/versions/\(manifest.sequence)")
+            throw error
+        }
         guard let now = installed(manifest.appID) else { throw .io(path: app, reason: "the installed version cannot be read back") }
         observer?(.installed(appID: manifest.appID, version: manifest.version, sequence: manifest.sequence))
         return now

@@ -64,6 +64,24 @@ enum StoreFiles {
         guard rename(temporary, link) == 0 else { let failure = error(link); unlink(temporary); throw failure }
     }
 
+    /// Copies `source` to the new file `destination` (`O_EXCL`), unflushed (the caller syncs).
+    static func copy(_ source: String, to destination: String) throws(PackageError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw error(source) }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw error(destination) }
+        defer { close(output) }
+        var buffer = Data(count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw error(source) }
+            if count == 0 { return }
+            try write(output, buffer.prefix(count), path: destination)
+        }
+    }
+
     static func linkTarget(_ link: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink(link, &buffer, buffer.count - 1)

@@ -6,8 +6,9 @@ public struct SchemeResponse: Sendable {
     public enum Body: Sendable {
         /// Bytes in memory.
         case bytes(Data)
-        /// A file (or the byte range `offset..<offset+length` of it), read by WebKit off the file
-        /// with a `GFileInputStream` — never loaded into memory.
+        /// A file (or the byte range `offset..<offset+length` of it), read in chunks off the main
+        /// loop as the page takes them — never loaded into memory. A file that ends before
+        /// `length` (truncated while served) fails the page's load.
         case file(path: String, offset: UInt64 = 0, length: UInt64)
         /// Chunks produced by Swift, written into a socket pair WebKit reads from; `length`, when
         /// known, becomes `Content-Length`. Cancelled (``AsyncThrowingStream`` termination) when

@@ -160,19 +160,19 @@ final class WebKitSchemeRequest {
         case .bytes(let data):
             return (memoryStream(data), UInt64(data.count))
         case .file(let path, let offset, let length):
-            switch fileStream(path, offset: offset, length: length) {
-            case .stream(let stream): return (stream, length)
-            case .missing:
+            var info = stat()
+            // Larger than the file: it shrank since the handler looked at it.
+            guard stat(path, &info) == 0, offset <= UInt64(info.st_size), length <= UInt64(info.st_size) - offset else {
                 response = .error(404, "cannot open the file")
                 return makeStream(&response)
-            case .boundedRange:
-                // WebKit reads a response stream to its end whatever length it was given, so a
-                // range that stops before the end of the file is streamed in chunks (read off the
-                // main loop) instead of handing over a seeked file stream.
-                return (pumpedStream(FileChunks.stream(path: path, offset: offset, length: length)), length)
             }
+            // Streamed in chunks read off the main loop rather than as a GFileInputStream: WebKit
+            // reads a stream to its end whatever length it was given and takes an early end as
+            // success, so a file truncated while it is served would be a short page that loaded.
+            // The pump fails the stream instead (FileChunks throws when the file ends early).
+            return (pumpedStream(FileChunks.stream(path: path, offset: offset, length: length), length: length), length)
         case .stream(let chunks, let length):
-            return (pumpedStream(chunks), length)
+            return (pumpedStream(chunks, length: length), length)
         }
     }
 
@@ -182,50 +182,17 @@ final class WebKitSchemeRequest {
         return g_memory_input_stream_new_from_bytes(bytes)
     }
 
-    private enum FileStream {
-        case stream(UnsafeMutablePointer<GInputStream>)
-        case missing
-        /// A range that ends before the end of the file.
-        case boundedRange
-    }
-
-    /// `g_file_read`, seeked to `offset` (`g_seekable_seek`): WebKit reads the file itself, in
-    /// GLib's thread pool, exactly as a C handler would; nothing is copied or buffered in Swift.
-    /// Only when the range runs to the end of the file as it is now — the whole file, or the
-    /// `bytes=N-` ranges `<video>` asks for when seeking.
-    private func fileStream(_ path: String, offset: UInt64, length: UInt64) -> FileStream {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
-        let size = UInt64(info.st_size)
-        // Larger than the file: it shrank since the handler looked at it.
-        guard offset <= size, length <= size - offset else { return .missing }
-        guard offset + length == size else { return .boundedRange }
-        let file = g_file_new_for_path(path)
-        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        var error: UnsafeMutablePointer<GError>?
-        guard let stream = g_file_read(file, nil, &error) else {
-            g_clear_error(&error)
-            return .missing
-        }
-        if offset > 0, g_seekable_seek(OpaquePointer(stream),
-                                       goffset(offset), hs_seek_set(), nil, &error) == 0 {
-            g_clear_error(&error)
-            g_object_unref(UnsafeMutableRawPointer(stream))
-            return .boundedRange
-        }
-        return .stream(hs_input_stream(stream))
-    }
-
     /// A socket pair: WebKit reads one end (`g_unix_input_stream_new`), a task writes the chunks
     /// into the other off the main loop. When WebKit drops the stream (the page cancelled), the
     /// writer gets EPIPE and the chunk sequence is cancelled.
-    private func pumpedStream(_ chunks: AsyncThrowingStream<Data, any Error>) -> UnsafeMutablePointer<GInputStream> {
+    private func pumpedStream(_ chunks: AsyncThrowingStream<Data, any Error>, length: UInt64?) -> UnsafeMutablePointer<GInputStream> {
         var descriptors: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &descriptors) == 0 else {
             box.logger.error("scheme \(box.registration.scheme): socketpair failed (errno \(errno)); answered an empty body")
             return memoryStream(Data())
         }
-        SchemeStreamPump.start(chunks, into: descriptors[1], logger: box.logger)
+        SchemeStreamPump.armReset(reader: descriptors[0])
+        SchemeStreamPump.start(chunks, into: descriptors[1], length: length, logger: box.logger)
         return g_unix_input_stream_new(descriptors[0], 1)
     }
 }

@@ -54,6 +54,9 @@ struct PackageRunOptions: ParsableArguments {
         switch failure {
         case .needsDataDirectory: return "--package and --preset need --data-dir (the packages live in DATA-DIR/packages)"
         case .presetNeedsTrustedKey: return "--preset needs a trusted key: --trust FILE.pub or trusted_keys in the config file"
+        case .packageNeedsTrustedKey:
+            return "--package needs a trusted key (--trust FILE.pub or trusted_keys in the config file): installed packages are checked against their signature before they are served"
+        case .unsigned(let app, let why): return "the package \(app) cannot be opened as signed: \(why) (reinstall it)"
         case .unreadableTrustedKeys(let why): return why
         case .registration(let error): return error.description
         case .notInstalled(let app, let store):

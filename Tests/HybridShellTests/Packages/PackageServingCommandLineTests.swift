@@ -40,12 +40,15 @@ import Testing
     @Test func theEntryPageLoadsFromThePackageWithAWorkingBridge() async throws {
         let f = try PackageFixtures()
         try f.store().install(file: try f.pack(try f.site("s1", Self.site("1")), "d1.zip", sequence: 1))
-        let run = try await CommandLineRun.run(["--package", "demo", "--data-dir", f.path("data").path, "--exit-after", "close", "--timeout", "20"])
+        let trust = try writeTrust(f)
+        let run = try await CommandLineRun.run(["--package", "demo", "--data-dir", f.path("data").path, "--trust", trust,
+                                                "--exit-after", "close", "--timeout", "20"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("CONSOLE LOG page app://demo/index.html version 1"), "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("CONSOLE LOG bridge on app://demo: WebKitGTK"), "\(run.stdout)\n\(run.stderr)")
         // Any listed page by URL.
-        let other = try await CommandLineRun.run(["--url", "app://demo/other/page.html", "--data-dir", f.path("data").path, "--exit-after", "load"])
+        let other = try await CommandLineRun.run(["--url", "app://demo/other/page.html", "--data-dir", f.path("data").path, "--trust", trust,
+                                                  "--exit-after", "load"])
         #expect(other.status == 0 && other.stdout.contains("CONSOLE LOG other page"), "\(other.stdout)\n\(other.stderr)")
     }
 
@@ -56,7 +59,7 @@ import Testing
         let mounted = try await CommandLineRun.run(["--dir-handler", "app:pages/fixtures/schemes", "--data-dir", data,
                                                     "--url", "app:///bridge.html", "--exit-after", "close", "--timeout", "20"])
         #expect(mounted.status == 0 && mounted.stdout.contains("CONSOLE LOG bridge on app://: WebKitGTK"), "\(mounted.stdout)\n\(mounted.stderr)")
-        let packaged = try await CommandLineRun.run(["--dir-handler", "app:pages/fixtures/schemes", "--data-dir", data,
+        let packaged = try await CommandLineRun.run(["--dir-handler", "app:pages/fixtures/schemes", "--data-dir", data, "--trust", try writeTrust(f),
                                                      "--package", "demo", "--exit-after", "close", "--timeout", "20"])
         #expect(packaged.status == 0 && packaged.stdout.contains("CONSOLE LOG bridge on app://demo: WebKitGTK"), "\(packaged.stdout)\n\(packaged.stderr)")
     }
@@ -67,7 +70,8 @@ import Testing
         let f = try PackageFixtures()
         let installed = try f.store().install(file: try f.pack(try f.site("s1", Self.site("1")), "d1.zip", sequence: 1))
         try Data("<script>console.log('dropped file served')</script>".utf8).write(to: installed.root.appendingPathComponent("dropped.html"))
-        let run = try await CommandLineRun.run(["--url", url, "--data-dir", f.path("data").path, "--exit-after", "load", "--timeout", "20"])
+        let run = try await CommandLineRun.run(["--url", url, "--data-dir", f.path("data").path, "--trust", try writeTrust(f),
+                                                "--exit-after", "load", "--timeout", "20"])
         #expect(run.status == 2, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(!run.stdout.contains("dropped file served"))
@@ -120,10 +124,13 @@ import Testing
     @Test(arguments: [(["--package", "demo"], 4, "need --data-dir"), (["--package", "a/b", "--data-dir", "DATA"], 4, "only letters"),
                       (["--preset", "p.zip", "--url", "app://demo/", "--data-dir", "DATA"], 4, "needs a trusted key"),
                       (["--report-url", "ftp://x/", "--url", "app://demo/", "--data-dir", "DATA"], 4, "http(s) URL"),
-                      (["--package", "demo", "--data-dir", "DATA"], 2, "is not installed")])
+                      (["--package", "demo", "--data-dir", "DATA"], 4, "--package needs a trusted key"),
+                      (["--package", "demo", "--data-dir", "DATA", "--trust", "TRUST"], 2, "is not installed")])
     func badPackageArgumentsFailPrecisely(arguments: [String], status: Int32, message: String) async throws {
         let f = try PackageFixtures()
-        let run = try await CommandLineRun.run(arguments.map { $0 == "DATA" ? f.path("data").path : $0 } + ["--exit-after", "load"])
+        let trust = try writeTrust(f)
+        let run = try await CommandLineRun.run(arguments.map { $0 == "DATA" ? f.path("data").path : $0 == "TRUST" ? trust : $0 }
+                                               + ["--exit-after", "load"])
         #expect(run.status == status, "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
@@ -147,7 +154,7 @@ import Testing
         try data.write(to: f.path("shop.zip"))
         try f.store().install(file: f.path("shop.zip"))
         let run = try await CommandLineRun.run(["--url", server.url("shop/index.html"), "--data-dir", f.path("data").path,
-                                                "--exit-after", "load", "--timeout", "20"])
+                                                "--trust", try f.trustFile(), "--exit-after", "load", "--timeout", "20"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("CONSOLE LOG script from package on \(server.origin)"), "\(run.stdout)\n\(run.stderr)")
         #expect(!server.requests.contains { $0.path == "/shop/app.js" }, "the mapped script must not be fetched")
@@ -178,6 +185,7 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporary.path
         let run = try await CommandLineRun.run(["--url", server.url("shop/index.html"), "--data-dir", f.path("data").path,
+                                                "--trust", try f.trustFile(),
                                                 "--exit-after", "close", "--timeout", "20"], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("CONSOLE LOG data from package"), "\(run.stdout)\n\(run.stderr)")

@@ -49,13 +49,16 @@ import Testing
         SchemeRequest(url: url, headers: headers, page: page)
     }
 
-    static func text(_ response: SchemeResponse) throws -> String {
+    static func text(_ response: SchemeResponse) async throws -> String {
         switch response.body {
         case .bytes(let data): return String(decoding: data, as: UTF8.self)
         case .file(let path, let offset, let length):
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             return String(decoding: data[Int(offset)..<Int(offset + length)], as: UTF8.self)
-        case .stream: throw CocoaError(.featureUnsupported)
+        case .stream(let chunks, _):
+            var data = Data()
+            for try await chunk in chunks { data.append(chunk) }
+            return String(decoding: data, as: UTF8.self)
         }
     }
 
@@ -66,7 +69,7 @@ import Testing
         let handler = PackageSchemeHandler(store: store)
         let entry = try await handler.response(for: Self.request("app://demo/"))
         #expect(entry.status == 200)
-        #expect(try Self.text(entry) == "<h1>one</h1>")
+        #expect(try await Self.text(entry) == "<h1>one</h1>")
         let sha = installed.manifest.files.first { $0.path == "index.html" }!.sha256
         #expect(entry.header("ETag") == "\"\(sha)\"")
         #expect(entry.header("Content-Type")?.hasPrefix("text/html") == true)
@@ -106,7 +109,7 @@ import Testing
         let handler = PackageSchemeHandler(store: f.store(), fallback: try DirectoryHandler(root: dist.path))
         let response = try await handler.response(for: Self.request("app:///index.html"))
         #expect(response.status == 200)
-        #expect(try Self.text(response) == "mounted")
+        #expect(try await Self.text(response) == "mounted")
     }
 
     @Test func anUpdateAppliesAtTheNextPageOpen() async throws {
@@ -115,13 +118,13 @@ import Testing
         try store.install(file: try f.pack(try f.site("s1", PackageFixtures.v1), "d1.zip", sequence: 1))
         let handler = PackageSchemeHandler(store: store)
         let page = SchemePage(id: 7, url: "app://demo/index.html")
-        #expect(try Self.text(try await handler.response(for: Self.request("app://demo/index.html", page: page))) == "<h1>one</h1>")
+        #expect(try await Self.text(try await handler.response(for: Self.request("app://demo/index.html", page: page))) == "<h1>one</h1>")
         try store.install(file: try f.pack(try f.site("s2", PackageFixtures.v2), "d2.zip", sequence: 2))
         // The open page keeps its version: v1's script is still there, v2's is not.
         #expect(try await handler.response(for: Self.request("app://demo/js/app.js", page: page)).status == 200)
         #expect(try await handler.response(for: Self.request("app://demo/js/new.js", page: page)).status == 404)
         // Its next document (a reload) and any other page get v2.
-        #expect(try Self.text(try await handler.response(for: Self.request("app://demo/index.html", page: page))) == "<h1>two</h1>")
+        #expect(try await Self.text(try await handler.response(for: Self.request("app://demo/index.html", page: page))) == "<h1>two</h1>")
         #expect(try await handler.response(for: Self.request("app://demo/js/new.js", page: page)).status == 200)
         #expect(try await handler.response(for: Self.request("app://demo/js/app.js", page: page)).status == 404)
     }
