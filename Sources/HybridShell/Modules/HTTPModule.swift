@@ -62,8 +62,8 @@ public enum HTTPModule {
     /// The checked request and the wanted response type (json, text or file).
     static func makeRequest(_ arguments: ModuleArguments, allowed: [OriginPattern]) throws(BridgeError) -> (URLRequest, String) {
         let text = try arguments.string("url", maxLength: 8192)
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else {
+        guard let typed = URL(string: text), let url = URL(string: PageLocation.canonicalWebAddress(typed)),
+              let scheme = url.scheme, scheme == "http" || scheme == "https", url.host != nil else {
             throw arguments.invalid("url", "\(JSONValue.quoted(text)) is not an absolute http or https URL")
         }
         let origin = WebOrigin.of(url.absoluteString) ?? ""

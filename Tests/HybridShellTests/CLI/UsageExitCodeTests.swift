@@ -39,5 +39,8 @@ struct UsageExitCodeTests {
         let run = try await CommandLineRun.run(["--url", url, "--exit-after", "load"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(server.requests.contains { $0.path == "/fixtures/cli/log.html" })
+        // A kiosk whose home is written so: its allow-list must match what WebKit reports.
+        let kiosk = try await CommandLineRun.run(["kiosk", "--url", url, "--check"], deadline: .seconds(90))
+        #expect(kiosk.status == 0, "\(kiosk.stdout)\(kiosk.stderr)")
     }
 }

@@ -113,6 +113,10 @@ struct HTTPModuleLimitTests {
         #expect(big["error"]?["code"] == "PAYLOAD_TOO_LARGE", "\(big)")
         #expect(big["error"]?["details"]?["reason"] == "tooLarge")
         #expect(big["error"]?["message"] == .string("the response of GET \(api.url("big")) is larger than 1000 bytes (module_settings.http_max_bytes)"))
+        // Issue 31, item 20: an upper-case scheme reaches the same allowed origin.
+        let upper = try await page.hybridCall("http.request", ["url": .string(api.url("big").replacingOccurrences(of: "http://", with: "HTTP://")),
+                                                                "method": "HEAD"])
+        #expect(upper["ok"]?["statusCode"] == 200, "\(upper)")
         let file = try await page.hybridCall("http.request", ["url": .string(api.url("big")), "responseType": "file"])
         #expect(file["error"]?["code"] == "PAYLOAD_TOO_LARGE", "\(file)")
         await fixture.close()
