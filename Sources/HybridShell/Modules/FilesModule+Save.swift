@@ -20,14 +20,18 @@ extension FilesModule {
         return "\(safeScheme)_\(safeHost)" + (port.map { "_" + $0.filter(\.isNumber) } ?? "")
     }
 
-    /// The names tried for `name`, in order: itself, then `stem (2).ext`, `stem (3).ext`, …
-    static func candidateNames(for name: String, count: Int = 1000) -> [String] {
+    /// How many names ``saveNew(_:name:in:)`` tries before it gives up.
+    static let maxCandidates = 1000
+
+    /// The `number`th name tried for `name`: itself (1), then `stem (2).ext`, `stem (3).ext`, …
+    static func candidateName(for name: String, number: Int) -> String {
+        guard number > 1 else { return name }
         let ext = (name as NSString).pathExtension
         let stem = ext.isEmpty ? name : String(name.dropLast(ext.utf8.count + 1))
-        return [name] + (2...max(2, count)).map { ext.isEmpty ? "\(stem) (\($0))" : "\(stem) (\($0)).\(ext)" }
+        return ext.isEmpty ? "\(stem) (\(number))" : "\(stem) (\(number)).\(ext)"
     }
 
-    /// Writes `bytes` as a new file named `name` (or the first free ``candidateNames(for:count:)``)
+    /// Writes `bytes` as a new file named `name` (or the first free ``candidateName(for:number:)``)
     /// in `folder`, never replacing a file: the bytes go to a hidden temporary file first, which is
     /// then hard-linked under the new name (`link` fails when the name exists, so a file that
     /// appears meanwhile is not overwritten either) and unlinked. Returns the path written.
@@ -44,14 +48,16 @@ extension FilesModule {
             throw BridgeError(.handlerError, "cannot save \(name): \(error.localizedDescription)", details: ["reason": "io"])
         }
         defer { unlink(temporary) }
-        for candidate in candidateNames(for: name) where candidate.utf8.count <= 255 {
+        for number in 1...maxCandidates {
+            let candidate = candidateName(for: name, number: number)
+            guard candidate.utf8.count <= 255 else { continue }
             let path = (folder as NSString).appendingPathComponent(candidate)
             if link(temporary, path) == 0 { return path }
             guard errno == EEXIST else {
                 throw BridgeError(.handlerError, "cannot save \(name): \(String(cString: strerror(errno)))", details: ["reason": "io"])
             }
         }
-        throw BridgeError(.handlerError, "cannot save \(name): every name up to \"\(candidateNames(for: name).last ?? name)\" is taken",
+        throw BridgeError(.handlerError, "cannot save \(name): every name up to \"\(candidateName(for: name, number: maxCandidates))\" is taken",
                           details: ["reason": "exists"])
     }
 }
