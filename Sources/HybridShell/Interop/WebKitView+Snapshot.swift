@@ -39,7 +39,7 @@ private func writePNG(_ surface: OpaquePointer, to path: String) throws(ShellErr
         throw .invalidArgument("cannot write the screenshot \(path): \(String(cString: strerror(errno)))")
     }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    let temporary = String(cString: template)
+    let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var closed = false
     defer {
         if !closed { close(descriptor) }
