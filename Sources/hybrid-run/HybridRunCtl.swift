@@ -21,7 +21,9 @@ struct HybridRunCtl: ParsableCommand {
 
             The reply, one line of JSON such as {"ok":true}, is printed to stdout. The default socket \
             is $XDG_RUNTIME_DIR/hybrid-run/kiosk.sock, or /tmp/hybrid-run-UID/kiosk.sock without \
-            XDG_RUNTIME_DIR; only the kiosk's own user and root may use it.
+            XDG_RUNTIME_DIR; only the kiosk's own user and root may use it. With the default socket, ctl \
+            refuses a directory of another user or one others can write into, and a socket another \
+            user serves.
 
             Examples:
               hybrid-run ctl status
@@ -73,7 +75,9 @@ struct HybridRunCtl: ParsableCommand {
         let line: String
         let reply: ControlReply
         do {
-            line = try ControlClient.send(request, socketPath: socket ?? ControlSocketPath.default, timeout: limit)
+            // The default path may have been made by another user first: check whose it is.
+            line = try ControlClient.send(request, socketPath: socket ?? ControlSocketPath.default, timeout: limit,
+                                          trustedUser: socket == nil ? geteuid() : nil)
             OutputLines.standardOutput.write(line)
             reply = try ControlReply(parsing: line)
         } catch {

@@ -40,13 +40,15 @@ protocol PackageCommand: ParsableCommand {
 }
 
 extension PackageCommand {
-    /// Runs ``perform()`` and maps its error to an exit code: 6 for a refusal, 2 otherwise.
+    /// Runs ``perform()`` and maps its error to an exit code: 4 for missing or too many `--trust`
+    /// keys (a usage error), 6 for a refusal, 2 otherwise.
     func execute() -> Int32 {
         do {
             if let line = try perform() { OutputLines.standardOutput.write(line) }
             return ExitStatus.success.rawValue
         } catch {
             OutputLines.standardError.write("hybrid-run: error: \(error)")
+            if case .trustConfiguration = error { return ExitStatus.usage.rawValue }
             return error.isRefusal ? PackageExit.refused : ExitStatus.failure.rawValue
         }
     }

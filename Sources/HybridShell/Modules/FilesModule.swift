@@ -24,7 +24,8 @@ public enum FilesModule {
                 guard let path else { throw BridgeError(.cancelled, "no file was chosen", details: ["reason": "cancelled"]) }
                 guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                       (attributes[.type] as? FileAttributeType) == .typeRegular else {
-                    throw BridgeError(.handlerError, "the chosen file \(path) cannot be read", details: ["reason": "io"])
+                    // Not the path: the page never learns where the user's files are.
+                    throw BridgeError(.handlerError, "the chosen file cannot be read (not a readable regular file)", details: ["reason": "io"])
                 }
                 let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
                 guard let shares else {
@@ -33,7 +34,9 @@ public enum FilesModule {
                 }
                 let url: String
                 do { url = try call.share(file: path, in: shares) } catch {
-                    throw BridgeError(.handlerError, "the chosen file cannot be shared with this page: \(error)", details: ["reason": "share"])
+                    // A vanished file's error names its path: say only what went wrong.
+                    let reason = if case .fileNotFound? = error as? ShellError { "it is no longer there" } else { "\(error)" }
+                    throw BridgeError(.handlerError, "the chosen file cannot be shared with this page: \(reason)", details: ["reason": "share"])
                 }
                 var result: [String: JSONValue] = ["url": .string(url), "name": .string((path as NSString).lastPathComponent),
                                                    "size": .number(Double(size))]
@@ -45,11 +48,12 @@ public enum FilesModule {
                 }
                 return RawJSON(unchecked: JSONValue.object(result).jsonText)
             })
-            handlers.registerRaw("files.save", sync: { data, _ in
+            handlers.registerRaw("files.save", sync: { data, call in
                 let arguments = try ModuleArguments(data, handler: "files.save", fields: ["name", "data", "encoding"])
                 let name = try arguments.string("name", maxLength: 255)
-                guard name != ".", name != "..", !name.contains("/"), !name.contains("\\"), !name.contains("\0"), !name.hasPrefix(".") else {
-                    throw arguments.invalid("name", "must be a plain file name (no /, \\, or leading dot), not \(JSONValue.quoted(name))")
+                guard name != ".", name != "..", !name.contains("/"), !name.contains("\\"), !name.hasPrefix("."),
+                      !name.unicodeScalars.contains(where: isForbiddenInName) else {
+                    throw arguments.invalid("name", "must be a plain file name (no /, \\, leading dot, control or bidirectional formatting characters), not \(JSONValue.quoted(name))")
                 }
                 let text = try arguments.string("data", maxLength: maxSave * 2, allowEmpty: true)
                 let encoding = try arguments.optionalString("encoding", maxLength: 8) ?? "utf8"
@@ -62,14 +66,7 @@ public enum FilesModule {
                 default: throw arguments.invalid("encoding", "must be utf8 or base64, not \(JSONValue.quoted(encoding))")
                 }
                 guard bytes.count <= maxSave else { throw arguments.invalid("data", "is \(bytes.count) bytes; the limit is \(maxSave)") }
-                let path = (directory as NSString).appendingPathComponent(name)
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                    // .atomic writes a temporary file and renames it: never a half-written file.
-                    try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
-                } catch {
-                    throw BridgeError(.handlerError, "cannot save \(path): \(error.localizedDescription)", details: ["reason": "io"])
-                }
+                let path = try saveNew(bytes, name: name, in: (directory as NSString).appendingPathComponent(folderName(forOrigin: call.origin)))
                 return RawJSON(unchecked: JSONValue.object(["path": .string(path), "size": .number(Double(bytes.count))]).jsonText)
             })
         }

@@ -61,7 +61,7 @@ extension ModuleHost {
                 host.register(UIModule.module(host: host, headless: headless, modalConfirms: configuration.modalConfirms))
             case .http:
                 host.register(HTTPModule.module(allowed: configuration.httpAllow, downloads: host.downloads,
-                                                inlineLimit: configuration.httpInlineLimit))
+                                                inlineLimit: configuration.httpInlineLimit, maxBytes: configuration.httpMaxBytes))
             case .files:
                 let directory = dataDirectory.map { ($0 as NSString).appendingPathComponent("files") }
                     ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("hybridshell-files-\(ProcessInfo.processInfo.processIdentifier)")

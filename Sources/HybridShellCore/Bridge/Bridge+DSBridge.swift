@@ -8,7 +8,8 @@ extension Bridge {
         guard dialog.kind == .prompt else { return false }
         if dialog.message.hasPrefix("_dsbridge=") {
             let method = String(dialog.message.dropFirst("_dsbridge=".count))
-            refuseDSBridge(method, dialog, responder, BridgeError(.denied, "dsbridge calls are accepted only from the top document HybridShell opened"))
+            refuseDSBridge(method, dialog, responder, BridgeError(.denied, "dsbridge calls are accepted only from the top document HybridShell opened"),
+                           fromSession: false)
             return true
         }
         guard dialog.message.hasPrefix(Bridge.dsbridgePromptPrefix) else { return false }
@@ -20,13 +21,14 @@ extension Bridge {
         let gated = PromptText.decode(String(dialog.message.dropFirst(Bridge.dsbridgePromptPrefix.count)))
         let argumentsText = PromptText.decode(dialog.defaultText ?? "{}")
         guard let colon = gated.firstIndex(of: ":") else {
-            refuseDSBridge(nil, dialog, responder, BridgeError(.invalidMessage, "malformed dsbridge call"))
+            refuseDSBridge(nil, dialog, responder, BridgeError(.invalidMessage, "malformed dsbridge call"), fromSession: false)
             return true
         }
         let secret = String(gated[..<colon])
         let method = String(gated[gated.index(after: colon)...])
         guard let session, !session.isEnded, session.allowed, constantTimeEqual(secret, session.secret) else {
-            refuseDSBridge(method, dialog, responder, BridgeError(.denied, "this document may not use the bridge"))
+            let fromSession = self.session.map { constantTimeEqual(secret, $0.secret) } ?? false
+            refuseDSBridge(method, dialog, responder, BridgeError(.denied, "this document may not use the bridge"), fromSession: fromSession)
             return true
         }
         let arrived = ContinuousClock.now
@@ -81,11 +83,15 @@ extension Bridge {
     }
 
     /// A dsbridge call refused before dispatch: answered, and recorded (`outcome: denied` for a
-    /// caller that may not use the bridge).
-    private func refuseDSBridge(_ method: String?, _ dialog: ScriptDialog, _ responder: DialogResponder, _ error: BridgeError) {
-        transcript?.record(direction: "in", session: session?.id, kind: "dsbridge-sync", handler: method, id: nil,
+    /// caller that may not use the bridge). A prompt carries no frame or origin (WebKit's
+    /// `script-dialog`), so only one with the session's secret is recorded under the session
+    /// (`fromSession`); any other — a bare `_dsbridge=` prompt, a wrong secret: some frame, not
+    /// necessarily the top document — is recorded without a session, as `caller: "unattributed"`.
+    private func refuseDSBridge(_ method: String?, _ dialog: ScriptDialog, _ responder: DialogResponder, _ error: BridgeError,
+                                fromSession: Bool) {
+        transcript?.record(direction: "in", session: fromSession ? session?.id : nil, kind: "dsbridge-sync", handler: method, id: nil,
                            size: dialog.defaultText?.utf8.count ?? 0, latency: nil,
-                           outcome: error.code == .denied ? "denied" : error.code.rawValue)
+                           outcome: error.code == .denied ? "denied" : error.code.rawValue, caller: fromSession ? nil : "unattributed")
         responder.answer(.prompt(DSBridgeAnswer.failure(error)))
     }
 

@@ -15,13 +15,16 @@ public final class BridgeTranscript {
         output = LineWriter(descriptor: descriptor)
     }
 
+    /// - Parameter caller: who sent it when it is not the session's document: `"unattributed"`
+    ///   for a message no session can be proven to have sent (a prompt from some frame).
     func record(direction: String, session: String?, kind: String, handler: String?, id: Int?, size: Int,
-                latency: Duration?, outcome: String) {
+                latency: Duration?, outcome: String, caller: String? = nil) {
         var entry: [String: JSONValue] = [
             "t": .number(((ContinuousClock.now - started).milliseconds * 10).rounded() / 10),
             "direction": .string(direction), "kind": .string(kind), "size": .number(Double(size)), "outcome": .string(outcome),
         ]
         if let session { entry["session"] = .string(session) }
+        if let caller { entry["caller"] = .string(caller) }
         if let handler { entry["handler"] = .string(handler) }
         if let id { entry["id"] = .number(Double(id)) }
         if let latency { entry["latency_ms"] = .number((latency.milliseconds * 1000).rounded() / 1000) }

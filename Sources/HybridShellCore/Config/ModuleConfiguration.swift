@@ -21,6 +21,9 @@ public struct ModuleConfiguration: Sendable, Equatable {
     public var httpAllow: [OriginPattern] = []
     /// The largest http response body answered inline; larger ones come as `hybrid-file://` URLs.
     public var httpInlineLimit = 16 * 1024 * 1024
+    /// The largest http response body accepted at all, decoded (`http_max_bytes`, 100 MiB):
+    /// counted while it streams in, so a bigger one is cut off there and never reaches the disk.
+    public var httpMaxBytes = 100 * 1024 * 1024
 
     public init() {}
 
@@ -63,12 +66,14 @@ extension ModuleConfiguration {
                                                          deny: Set(try table.strings("deny") ?? [])))
         }
         if let settings = try reader.table("module_settings") {
-            try settings.rejectUnknownKeys(["storage_quota_kb", "network", "clipboard_text", "file_choice", "modal_confirms", "http_allow"])
+            try settings.rejectUnknownKeys(["storage_quota_kb", "network", "clipboard_text", "file_choice", "modal_confirms", "http_allow",
+                                           "http_max_bytes"])
             if let quota = try settings.int("storage_quota_kb", in: 1...1_048_576) { configuration.storageQuota = quota * 1024 }
             configuration.networkOverride = try settings.choice("network", NetworkStatus.allCases.map(\.rawValue)).flatMap(NetworkStatus.init(rawValue:))
             configuration.clipboardText = try settings.string("clipboard_text") ?? ""
             configuration.fileChoice = try settings.string("file_choice")
             configuration.modalConfirms = try settings.bool("modal_confirms") ?? true
+            if let maxBytes = try settings.int("http_max_bytes", in: 1...(1 << 40)) { configuration.httpMaxBytes = maxBytes }
             for pattern in try settings.strings("http_allow") ?? [] {
                 do { configuration.httpAllow.append(try OriginPattern(parsing: pattern)) } catch { throw settings.error("http_allow", error.description) }
             }

@@ -64,7 +64,7 @@ public enum PageLocation {
         case "http", "https":
             guard let host = url.host, !host.isEmpty else { throw .invalidURL(input, reason: "it has no host") }
             if let port = url.port, !(1...65535).contains(port) { throw .invalidURL(input, reason: "port \(port) is out of range") }
-            return url.absoluteString
+            return canonicalWebAddress(url)
         case "file":
             guard url.host == nil || url.host == "" || url.host == "localhost" else {
                 throw .invalidURL(input, reason: "file URLs on another host are not supported")
@@ -74,6 +74,17 @@ public enum PageLocation {
         default:
             return input
         }
+    }
+
+    /// The URL with its scheme and host in lower case, as WebKit will report it (`HTTP://Example.org/`
+    /// loads as `http://example.org/`): a kiosk's allow-list and the bridge's origin checks compare
+    /// against what WebKit reports, and an upper-case home matched nothing (`http.request` too: URLSession
+    /// refused an upper-case scheme).
+    static func canonicalWebAddress(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.scheme = components.scheme?.lowercased()
+        if let host = components.percentEncodedHost { components.percentEncodedHost = host.lowercased() }
+        return components.string ?? url.absoluteString
     }
 
     /// A URL of a scheme registered on the context: well-formed is all we can check.

@@ -10,6 +10,8 @@ final class UnixSocketConnection {
     private var output: [UInt8] = []
     private var written = 0
     private var hasReplied = false
+    /// Bytes of a too-long request read and dropped so far; nil while the request fits.
+    private var discarded: Int?
     private let maximumRequestLength: Int
     private let onRequest: UnixSocketListener.RequestHandler
     private let onClose: (UnixSocketConnection) -> Void
@@ -52,7 +54,13 @@ final class UnixSocketConnection {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
+            if count > 0, let dropped = discarded {
+                discarded = dropped + count
+                if chunk[..<count].contains(UInt8(ascii: "\n")) || dropped + count > Self.maximumDiscard {
+                    finishRefusal()
+                    return false
+                }
+            } else if count > 0 {
                 let searchedUpTo = input.count
                 input.append(contentsOf: chunk[..<count])
                 if let newline = input[searchedUpTo...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -60,9 +68,13 @@ final class UnixSocketConnection {
                     return false
                 }
                 if input.count > maximumRequestLength {
-                    received(upTo: input.count)
-                    return false
+                    discarded = input.count
+                    input = []
+                    startRefusal()
                 }
+            } else if count == 0, discarded != nil {
+                finishRefusal()
+                return false
             } else if count == 0 {
                 // End of file: a last line without "\n" still counts; no line at all means the
                 // client left without asking anything.
@@ -77,10 +89,38 @@ final class UnixSocketConnection {
         }
     }
 
+    /// The most of a too-long request read (and dropped) after its refusal: beyond this the
+    /// client is cut off.
+    static let maximumDiscard = 16 << 20
+
+    private var tooLongRefusal: String {
+        UnixSocketListener.refusal("request too long: a request is one line of at most \(maximumRequestLength) bytes")
+    }
+
+    /// A too-long request: its refusal is sent at once (as much as the socket takes), and the
+    /// rest of its line is then read and dropped before the connection closes — a socket closed
+    /// with unread input resets the connection, and a client still sending its request would get
+    /// that reset instead of the refusal.
+    private func startRefusal() {
+        hasReplied = true
+        output = Array((tooLongRefusal + "\n").utf8)
+        while written < output.count {
+            let count = output.withUnsafeBytes { send(descriptor, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL)) }
+            if count > 0 { written += count } else if count < 0, errno == EINTR { continue } else { break }
+        }
+    }
+
+    /// The too-long line has ended (its newline, the end of input, or ``maximumDiscard``): sends
+    /// what is left of the refusal, then closes.
+    private func finishRefusal() {
+        stopWatching()
+        flush()
+    }
+
     private func received(upTo end: Int) {
         stopWatching()
         guard end <= maximumRequestLength else {
-            reply(UnixSocketListener.refusal("request too long: a request is one line of at most \(maximumRequestLength) bytes"))
+            reply(tooLongRefusal)
             return
         }
         let line = String(decoding: input[..<end], as: UTF8.self)

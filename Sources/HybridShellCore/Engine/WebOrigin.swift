@@ -23,7 +23,7 @@ package enum WebOrigin {
         return "\(scheme)://\(host)"
     }
 
-    static func parse(_ origin: String) -> (scheme: String, host: String, port: String?)? {
+    package static func parse(_ origin: String) -> (scheme: String, host: String, port: String?)? {
         guard let separator = origin.range(of: "://") else { return nil }
         let scheme = origin[..<separator.lowerBound].lowercased()
         var host = String(origin[separator.upperBound...]).lowercased()

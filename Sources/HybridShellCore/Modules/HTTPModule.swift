@@ -10,7 +10,9 @@ import FoundationNetworking
 /// The response body is streamed to a file, never held whole: up to `inlineLimit` bytes it is
 /// answered inline (`data`); a larger one, or any with `responseType: 'file'` (wx.downloadFile),
 /// is answered as `tempFilePath`, a `hybrid-file://` URL for the calling document only (see
-/// ``ModuleDownloads``). Request bodies are limited to ``maxBody``.
+/// ``ModuleDownloads``). Request bodies are limited to ``maxBody``; response bodies (decoded) to
+/// `maxBytes` (`module_settings.http_max_bytes`), enforced while they stream in. The `timeout`
+/// bounds the whole request, body included.
 public enum HTTPModule {
     public static let name = "http"
     public static let maxBody = 16 * 1024 * 1024
@@ -19,14 +21,15 @@ public enum HTTPModule {
     /// - Parameters:
     ///   - downloads: where large bodies go; nil answers them `PAYLOAD_TOO_LARGE` (no share registry).
     ///   - inlineLimit: the largest body answered inline.
-    package static func module(allowed: [OriginPattern], downloads: ModuleDownloads? = nil, inlineLimit: Int = maxBody) -> NativeModule {
-        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-        return NativeModule(name: name) { handlers in
+    ///   - maxBytes: the largest body accepted at all (`PAYLOAD_TOO_LARGE` beyond it).
+    package static func module(allowed: [OriginPattern], downloads: ModuleDownloads? = nil, inlineLimit: Int = maxBody,
+                       maxBytes: Int = ModuleConfiguration().httpMaxBytes) -> NativeModule {
+        NativeModule(name: name) { handlers in
             handlers.registerRaw("http.request") { data, call in
                 let arguments = try ModuleArguments(data, handler: "http.request",
                                                     fields: ["url", "method", "headers", "data", "timeout", "responseType"])
                 let (request, responseType) = try makeRequest(arguments, allowed: allowed)
-                let (file, http) = try await fetch(request, session: session, timeout: Int(request.timeoutInterval * 1000))
+                let (file, http) = try await fetch(request, timeout: Int(request.timeoutInterval * 1000), maxBytes: maxBytes)
                 defer { try? FileManager.default.removeItem(at: file) }
                 var responseHeaders: [String: JSONValue] = [:]
                 for (name, value) in http.allHeaderFields {
@@ -59,8 +62,8 @@ public enum HTTPModule {
     /// The checked request and the wanted response type (json, text or file).
     static func makeRequest(_ arguments: ModuleArguments, allowed: [OriginPattern]) throws(BridgeError) -> (URLRequest, String) {
         let text = try arguments.string("url", maxLength: 8192)
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else {
+        guard let typed = URL(string: text), let url = URL(string: PageLocation.canonicalWebAddress(typed)),
+              let scheme = url.scheme, scheme == "http" || scheme == "https", url.host != nil else {
             throw arguments.invalid("url", "\(JSONValue.quoted(text)) is not an absolute http or https URL")
         }
         let origin = WebOrigin.of(url.absoluteString) ?? ""
@@ -100,29 +103,19 @@ public enum HTTPModule {
     }
 
     /// Makes the request; the body arrives in a temporary file (written as it streams in), which
-    /// the caller removes or adopts.
-    static func fetch(_ request: URLRequest, session: URLSession, timeout: Int) async throws(BridgeError) -> (URL, HTTPURLResponse) {
+    /// the caller removes or adopts. `timeout` (ms) bounds the whole request.
+    static func fetch(_ request: URLRequest, timeout: Int, maxBytes: Int) async throws(BridgeError) -> (URL, HTTPURLResponse) {
         let what = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
-        let (file, response): (URL, URLResponse)
-        do {
-            (file, response) = try await session.download(for: request)
-        } catch let error as URLError where error.code == .timedOut {
-            throw BridgeError(.timeout, "\(what) did not answer within \(timeout) ms", details: ["reason": "timeout"])
-        } catch {
+        switch await HTTPTransfer.run(request, timeout: .milliseconds(timeout), maxBytes: maxBytes) {
+        case .finished(let file, let response):
+            return (file, response)
+        case .timedOut:
+            throw BridgeError(.timeout, "\(what) did not complete within \(timeout) ms", details: ["reason": "timeout"])
+        case .tooLarge:
+            throw BridgeError(.payloadTooLarge, "the response of \(what) is larger than \(maxBytes) bytes (module_settings.http_max_bytes)",
+                              details: ["reason": "tooLarge", "limit": .number(Double(maxBytes))])
+        case .failed(let error):
             throw BridgeError(.handlerError, "\(what) failed: \(error.localizedDescription)", details: ["reason": "network"])
         }
-        guard let http = response as? HTTPURLResponse else {
-            try? FileManager.default.removeItem(at: file)
-            throw BridgeError(.handlerError, "\(request.url?.absoluteString ?? "") did not answer with HTTP", details: ["reason": "network"])
-        }
-        return (file, http)
-    }
-}
-
-/// Refuses every redirect: the page gets the 3xx itself.
-private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)
     }
 }

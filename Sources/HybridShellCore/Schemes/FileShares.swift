@@ -181,7 +181,7 @@ public final class FileShares: URLSchemeHandler, @unchecked Sendable {
     }
 
     /// 128 random bits from the system's CSPRNG (`getrandom`), hex.
-    static func makeToken() -> String {
+    package static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let value = generator.next() as UInt64

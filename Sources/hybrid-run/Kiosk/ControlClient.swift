@@ -14,16 +14,25 @@ enum ControlClient {
     /// "\n"), whatever it says; ``ControlReply`` reads it. Throws when there is no reply: no
     /// socket, permission denied, a stale socket, nothing within `timeout`, or the connection
     /// closed without a reply.
-    static func send(_ request: ControlRequest, socketPath: String, timeout: Duration) throws(ShellError) -> String {
-        try exchange(request.line, socketPath: socketPath, timeout: timeout)
+    /// - Parameter trustedUser: when set (the default socket path), the socket's directory and
+    ///   the serving process must belong to this user (``ControlSocketTrust``), or nothing is sent.
+    static func send(_ request: ControlRequest, socketPath: String, timeout: Duration, trustedUser: uid_t? = nil) throws(ShellError) -> String {
+        try exchange(request.line, socketPath: socketPath, timeout: timeout, trustedUser: trustedUser)
     }
 
     /// ``send(_:socketPath:timeout:)`` for any line, unchecked (to test how a kiosk answers
     /// malformed requests). `line` must not contain "\n".
-    static func exchange(_ line: String, socketPath: String, timeout: Duration) throws(ShellError) -> String {
+    static func exchange(_ line: String, socketPath: String, timeout: Duration, trustedUser: uid_t? = nil) throws(ShellError) -> String {
         let deadline = ContinuousClock.now + timeout
+        if let trustedUser, let problem = ControlSocketTrust.directoryProblem(
+            UnixSocketCalls.fileStatus(ControlSocketTrust.directoryOf(socketPath)), socketPath: socketPath, userID: trustedUser) {
+            throw .invalidArgument(problem)
+        }
         let descriptor = try connect(to: socketPath)
         defer { close(descriptor) }
+        if let trustedUser, let problem = ControlSocketTrust.peerProblem(UnixSocketCalls.peerUserID(descriptor), socketPath: socketPath, userID: trustedUser) {
+            throw .invalidArgument(problem)
+        }
         try write(Array((line + "\n").utf8), to: descriptor, path: socketPath, deadline: deadline, timeout: timeout)
         return try readLine(from: descriptor, path: socketPath, deadline: deadline, timeout: timeout)
     }

@@ -13,6 +13,17 @@ struct PageLocationTests {
         try PageLocation.resolve(input, currentDirectory: "/srv") { files[$0] }
     }
 
+    /// Issue 31, item 20: scheme and host as WebKit reports them, so allow-lists and origin
+    /// checks that compare with WebKit's URL match (an `HTTP://` kiosk home matched nothing).
+    @Test(arguments: [
+        ("HTTP://127.0.0.1:8080/Fixtures/Page.html?Q=A#F", "http://127.0.0.1:8080/Fixtures/Page.html?Q=A#F"),
+        ("HttpS://Example.ORG/Path", "https://example.org/Path"),
+        ("http://example.org/a%20b?x=%41", "http://example.org/a%20b?x=%41"),
+    ])
+    func webAddressesHaveALowerCaseSchemeAndHost(input: String, expected: String) throws {
+        #expect(try resolve(input) == expected)
+    }
+
     @Test(arguments: [
         ("http://example.org/a?b=c#d", "http://example.org/a?b=c#d"),
         ("HTTPS://example.org/", "https://example.org/"),

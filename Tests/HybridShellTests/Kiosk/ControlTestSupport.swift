@@ -93,11 +93,11 @@ func makeStaleSocket(at path: String) throws {
 }
 
 /// Runs the built `hybrid-run` as the user nobody (`setpriv` from util-linux).
-func runAsNobody(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+func runAsNobody(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
     let out = try CloseOnExecPipe(), err = try CloseOnExecPipe()
     let program = CommandLineRun.buildDirectory.appendingPathComponent("hybrid-run").path
     let pid = try ChildProcess.spawn("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", program] + arguments,
-                                     environment: ProcessInfo.processInfo.environment,
+                                     environment: ProcessInfo.processInfo.environment.merging(extra) { $1 },
                                      stdout: out.writing.fileDescriptor, stderr: err.writing.fileDescriptor)
     try out.writing.close()
     try err.writing.close()

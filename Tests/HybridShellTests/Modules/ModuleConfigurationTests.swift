@@ -38,6 +38,8 @@ struct ModuleConfigurationTests {
         #expect(modules.networkOverride == .offline)
         #expect(modules.clipboardText == "seed")
         #expect(modules.modalConfirms == false)
+        #expect(modules.httpMaxBytes == 100 * 1024 * 1024, "the default")
+        #expect(try toml("[module_settings]\nhttp_max_bytes = 4096").modules.httpMaxBytes == 4096)
         // A granting capability's origins get a bridge; a deny-only one's do not.
         #expect(configuration.defaults.allowedOrigins?.map(\.description) == ["https://*.example.org"])
     }
@@ -52,6 +54,8 @@ struct ModuleConfigurationTests {
         ("[[capability]]\norigins = [\"https://a.org\"]\ngrant = [\"storage\"]", "app.toml:3: capability.0.grant: unknown key"),
         ("[module_settings]\nnetwork = \"maybe\"", "app.toml:2: module_settings.network: must be one of online, offline"),
         ("[module_settings]\nstorage_quota_kb = 0", "app.toml:2: module_settings.storage_quota_kb: must be between 1 and 1048576"),
+        ("[module_settings]\nhttp_max_bytes = 0", "app.toml:2: module_settings.http_max_bytes: must be between 1 and"),
+        ("[module_settings]\nhttp_max_bytes = \"1MB\"", "app.toml:2: module_settings.http_max_bytes: expected a whole number"),
     ])
     func badModuleConfigurationNamesTheLineAndKey(text: String, message: String) {
         let error = #expect(throws: ShellError.self) { try toml(text) }

@@ -53,6 +53,24 @@ struct StorageModuleTests {
         #expect(answer["error"]?["message"]?.stringValue?.hasPrefix(call.message) == true, "\(answer)")
         await fixture.close()
     }
+    /// Issue 31, item 9: SQLite cut a key at its NUL, so "a\0b" overwrote and read "a".
+    @Test func aKeyWithANulIsRefusedNotCutShort() async throws {
+        let fixture = try await ModuleFixture([.storage])
+        let page = try await fixture.openApp()
+        #expect(try await page.hybridCall("storage.set", ["key": "a", "data": 1]) == ["ok": nil])
+        for handler in ["storage.set", "storage.get", "storage.remove"] {
+            let arguments: JSONValue = handler == "storage.set" ? ["key": "a\u{0}b", "data": 2] : ["key": "a\u{0}b"]
+            let answer = try await page.hybridCall(handler, arguments)
+            #expect(answer["error"]?["code"] == "INVALID_MESSAGE", "\(handler): \(answer)")
+            #expect(answer["error"]?["message"] == .string("\(handler): key must not contain a NUL character"))
+        }
+        let sync = try await page.run("try { wx.setStorageSync('a\\0b', 3); return 'stored' } catch (e) { return e.message }")
+        #expect(sync.stringValue?.contains("key must not contain a NUL character") == true, "\(sync)")
+        #expect(try await page.hybridCall("storage.get", ["key": "a"]) == ["ok": ["data": 1]])
+        #expect(try await page.hybridCall("storage.info")["ok"]?["keys"] == ["a"])
+        await fixture.close()
+    }
+
     @Test func anOversizeValueAndAFullQuotaAreRefusedAndLeaveNothingBehind() async throws {
         let fixture = try await ModuleFixture([.storage], configure: { $0.storageQuota = 2048 })
         let page = try await fixture.openApp()

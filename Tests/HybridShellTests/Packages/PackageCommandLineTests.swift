@@ -66,6 +66,6 @@ import Testing
         let usage = try await CommandLineRun.run(["package", "pack", site, "--app-id", "demo"])
         #expect(usage.status == 4)
         let noTrust = try await CommandLineRun.run(["package", "install", f.path("d1.zip").path, "--data-dir", data])
-        #expect(noTrust.status == 2 && noTrust.stderr.contains("no trusted key"))
+        #expect(noTrust.status == 4 && noTrust.stderr.contains("no trusted key"))
     }
 }

@@ -24,6 +24,8 @@ final class FixtureServer: @unchecked Sendable {
         var status = 200
         var headers: [String: String] = [:]
         var body = Data()
+        /// Sends the body one byte per `pace` (a server that trickles) instead of all at once.
+        var pace: Duration?
 
         static func text(_ text: String, type: String = "text/plain; charset=utf-8", headers: [String: String] = [:]) -> Response {
             var all = headers
@@ -162,14 +164,27 @@ final class FixtureServer: @unchecked Sendable {
         headers["Cache-Control"] = headers["Cache-Control"] ?? "no-store"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "\r\n"
-        let bytes = Data(head.utf8) + response.body
+        guard let pace = response.pace else {
+            _ = send(Data(head.utf8) + response.body, to: connection)
+            return
+        }
+        guard send(Data(head.utf8), to: connection) else { return }
+        for byte in response.body {
+            Thread.sleep(forTimeInterval: Double(pace.components.attoseconds) / 1e18 + Double(pace.components.seconds))
+            guard send(Data([byte]), to: connection) else { return }
+        }
+    }
+
+    /// Sends all of `bytes`; false when the client has gone.
+    private func send(_ bytes: Data, to connection: Int32) -> Bool {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let sent = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent <= 0 { return }
+                let sent = Glibc.send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent <= 0 { return false }
                 offset += sent
             }
+            return true
         }
     }
 }

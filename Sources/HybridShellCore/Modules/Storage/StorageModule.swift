@@ -41,7 +41,7 @@ public enum StorageModule {
         NativeModule(name: name) { handlers in
             handlers.registerRaw("storage.set", sync: { data, call in
                 let arguments = try ModuleArguments(data, handler: "storage.set", fields: ["key", "data"])
-                let key = try arguments.string("key", maxLength: StorageStore.maxKeyLength)
+                let key = try storageKey(arguments)
                 let value = try arguments.raw("data")
                 if value.text.utf8.count > StorageStore.maxValueLength {
                     throw arguments.invalid("data", "is \(value.text.utf8.count) bytes as JSON; the limit is \(StorageStore.maxValueLength)")
@@ -51,7 +51,7 @@ public enum StorageModule {
             })
             handlers.registerRaw("storage.get", sync: { data, call in
                 let arguments = try ModuleArguments(data, handler: "storage.get", fields: ["key", "default"])
-                let key = try arguments.string("key", maxLength: StorageStore.maxKeyLength)
+                let key = try storageKey(arguments)
                 guard let value = try store().get(origin: partition(call), key: key) else {
                     // A default answers a missing key without an error (wx.getStorageSync's "").
                     if let fallback = arguments.members["default"] { return RawJSON(unchecked: #"{"data":"# + fallback.text + "}") }
@@ -61,7 +61,7 @@ public enum StorageModule {
             })
             handlers.registerRaw("storage.remove", sync: { data, call in
                 let arguments = try ModuleArguments(data, handler: "storage.remove", fields: ["key"])
-                let key = try arguments.string("key", maxLength: StorageStore.maxKeyLength)
+                let key = try storageKey(arguments)
                 try store().remove(origin: partition(call), key: key)
                 return .null
             })
@@ -81,5 +81,13 @@ public enum StorageModule {
                 ]).jsonText)
             })
         }
+    }
+
+    /// The call's `key`. One with a NUL character is refused: SQLite takes text up to its first
+    /// NUL, so "a\0b" would be stored, read and removed as "a" (another key's value).
+    private static func storageKey(_ arguments: ModuleArguments) throws(BridgeError) -> String {
+        let key = try arguments.string("key", maxLength: StorageStore.maxKeyLength)
+        guard !key.utf8.contains(0) else { throw arguments.invalid("key", "must not contain a NUL character") }
+        return key
     }
 }
