@@ -42,7 +42,7 @@ struct PackagePack: PackageCommand {
     var entry = "index.html"
     @Option(name: .long, help: ArgumentHelp("Update order, higher first. Example: --priority 10", valueName: "n"))
     var priority = 0
-    @Flag(name: .long, help: "Mark the app disabled (the seed's enable=false).")
+    @Flag(name: .long, help: "Mark the app disabled (kept installed, not offered).")
     var disabled = false
     @Option(name: .long, help: ArgumentHelp("A JSON object: online URL or path → file in the package. Example: --path-map map.json", valueName: "file"))
     var pathMap: String?

@@ -1,7 +1,7 @@
 import HybridShellCore
 import HybridShellWebKit
 
-/// One page of a ``PageManager``'s stack (the seed's `WebViewController`): its route, view and
+/// One page of a ``PageManager``'s stack (what a `WKWebView` controller is to an iOS hybrid app): its route, view and
 /// bridge, its state, its lifecycle (pushed to the page as `show`/`hide`/`unload` and reported to
 /// Swift), its delegate, and recovery when its web process dies.
 @EngineActor
@@ -94,7 +94,7 @@ public final class Page {
     private func pageEvent(_ event: PageEvent) {
         switch event {
         case .loadStarted(let url):
-            // The seed's decision: a new document unloads the old one before it goes; a reload does not.
+            // A new document unloads the old one before it goes; a reload does not.
             if let decision = lastDecision, decision.url == url, decision.transition == .unload {
                 signal(.documentEnding)
             }

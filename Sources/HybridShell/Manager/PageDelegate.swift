@@ -1,7 +1,7 @@
 import HybridShellCore
 import HybridShellWebKit
 
-/// Callbacks about a page's loading, at two levels like the seed's `KGWebViewDelegate`: a page's
+/// Callbacks about a page's loading, at two levels: a page's
 /// own delegate is asked first, then the manager's. Every method has a default that does nothing.
 @EngineActor
 public protocol PageDelegate: AnyObject {

@@ -2,7 +2,7 @@ import HybridShellCore
 import HybridShellWebKit
 
 /// Pages on a stack, views from a pool of pre-warmed ones, one shared web context (cookies,
-/// storage, cache): the seed's WebView manager and the home of the lifecycle guarantees.
+/// storage, cache): a stack of pages over a pool of warm views, and the home of the lifecycle guarantees.
 ///
 ///     let manager = try PageManager(configuration: ShellConfiguration())
 ///     let page = try await manager.open(WebRoute("https://app.example/{lang}", parameters: ["lang": "en"]))

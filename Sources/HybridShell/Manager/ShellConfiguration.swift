@@ -2,7 +2,7 @@ import Logging
 import HybridShellCore
 import HybridShellWebKit
 
-/// The global configuration of a ``PageManager`` (the seed's `KGGlobalConfig`) with per-page
+/// The global configuration of a ``PageManager`` (global settings) with per-page
 /// overrides, from code or from a file (`hybrid-run --config FILE`, TOML or JSON).
 public struct ShellConfiguration: Sendable {
     /// What every page gets unless overridden.

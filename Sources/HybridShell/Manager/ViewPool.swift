@@ -1,7 +1,7 @@
 import HybridShellCore
 import HybridShellWebKit
 
-/// Views kept ready for the next page (the seed's `emptyWebView`, generalised to N): each has its
+/// Views kept ready for the next page (N pre-warmed `WebKitWebView`s): each has its
 /// web process started, the bridge and console scripts installed and a blank document loaded, so
 /// opening a page only navigates. Views handed out are never taken back: a used view carries the
 /// previous page's JavaScript heap and web process state, so closed pages are destroyed and the

@@ -17,7 +17,7 @@ public struct PackageServing: Sendable, Equatable {
     public var preset: String?
     /// The app whose entry page to open (`--package`).
     public var package: String?
-    /// Failures are POSTed here as JSON (the seed's `/report`).
+    /// Failures are POSTed here as JSON (the update server's failure endpoint).
     public var reportURL: URL?
 
     public init() {}

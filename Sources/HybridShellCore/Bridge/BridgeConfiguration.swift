@@ -3,7 +3,7 @@ public struct BridgeConfiguration: Sendable {
     public enum Injection: String, Sendable, Equatable, SettingChoice {
         /// The bridge exists before the page's own scripts run (the default).
         case documentStart = "document-start"
-        /// The bridge is added when the page has loaded (the seed's `injectDynamically`); legacy
+        /// The bridge is added when the page has loaded (for pages that bootstrap their bridge themselves); legacy
         /// WebViewJavascriptBridge pages bootstrap through `https://__bridge_loaded__` then.
         case afterLoad = "after-load"
     }

@@ -1,4 +1,4 @@
-/// What a navigation means for the page's lifecycle (the seed's `shouldStartLoad` decision):
+/// What a navigation means for the page's lifecycle (decided when a navigation starts, like WKWebView's `decidePolicyFor` navigation action):
 /// a reload keeps the page (no hide, no unload), a new document in the same view unloads the old
 /// one, and a page pushed on top hides this one.
 public enum LifecycleTransition: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// Settings a page may override; nil means "as configured globally" (the seed's per-page config).
+/// Settings a page may override; nil means "as configured globally" (per-page configuration over the global one).
 public struct PageSettings: Sendable {
     public var userAgent: UserAgent?
     public var headers: [WebRoute.Header]?

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Where a page comes from: a URL template with `{placeholders}`, the parameters that fill them,
-/// extra headers for the main document, a load timeout and a cache policy (the seed's
-/// `KGWebRoute`). Everything is checked by ``request()`` before anything loads.
+/// extra headers for the main document, a load timeout and a cache policy (what
+/// `webkit_web_view_load_request` is given). Everything is checked by ``request()`` before anything loads.
 ///
 ///     WebRoute("https://shop.example/{lang}/cart?token={token}", parameters: ["lang": "de", "token": "a b"])
 ///     // → https://shop.example/de/cart?token=a%20b
@@ -128,7 +128,7 @@ public enum URLTemplate {
     }
 
     /// Percent-encodes characters a URL cannot hold as they are (non-ASCII, spaces), leaving the
-    /// URL's own syntax and existing escapes alone (the seed's "url is invalid: contains Chinese").
+    /// URL's own syntax and existing escapes alone (so a URL with unescaped non-ASCII text, Chinese say, is escaped instead of refused).
     /// The scheme and host are left as they are, so a malformed host is still refused.
     public static func encodeNonASCII(_ url: String) -> String {
         var allowed = CharacterSet.urlFragmentAllowed

@@ -1,4 +1,4 @@
-/// A native ability pages can use (the seed's NativeApi class per path): a name, the handlers it
+/// A native ability pages can use (a group of handlers under one name, like `storage` or `http`): a name, the handlers it
 /// registers (all named `name.something`, typed as ``BridgeHandlers`` has them), the events it
 /// pushes to pages, and the JavaScript facade it adds (the `wx.*` functions), if any.
 ///

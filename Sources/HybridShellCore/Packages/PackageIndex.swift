@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The signed list of packages an update server offers (the seed's `/config`): `index.json`, with
+/// The signed list of packages an update server offers (the update server's configuration endpoint): `index.json`, with
 /// its signature line in `index.json.sig` beside it. Package URLs are relative to the index.
 public struct PackageIndex: Codable, Sendable, Equatable {
     /// A download: where, how long, and its SHA-256 (checked before the package is even opened).

@@ -23,7 +23,7 @@ public struct PackageManifest: Codable, Sendable, Equatable {
         public var sequence: Int64
         /// ``PackageManifest/treeHash`` of the base version.
         public var treeSHA256: String
-        /// Files of the base that the new version no longer has (the seed's `files.json` deletes).
+        /// Files of the base that the new version no longer has (deleted by a differential update).
         public var deletes: [String]
 
         public init(sequence: Int64, treeSHA256: String, deletes: [String]) {
@@ -44,9 +44,9 @@ public struct PackageManifest: Codable, Sendable, Equatable {
     public var expires: String?
     /// The page to open, a path in ``files``.
     public var entry: String
-    /// The seed's `enable`: a disabled app is kept but not offered.
+    /// Whether the app is offered: a disabled app is kept but not offered.
     public var enable: Bool
-    /// The seed's `priority`: higher updates first.
+    /// Update order: higher updates first.
     public var priority: Int
     /// Every file of the new version's tree (for an incremental package too), sorted by path.
     public var files: [File]

@@ -21,7 +21,7 @@ public enum PresetOutcome: Sendable, Equatable {
     case installed(InstalledPackage)
 }
 
-/// A failure report POSTed to the report URL (the seed's `/report`).
+/// A failure report POSTed to the report URL (the update server's failure endpoint).
 struct PackageFailureReport: Codable {
     var appID: String?
     var sequence: Int64?
@@ -144,7 +144,7 @@ extension PackageStore {
     }
 
     /// Installs the preset package shipped with the app on the first start of each app version,
-    /// if it is newer than what is installed (the seed's `mergePresetOfflinePackage`).
+    /// if it is newer than what is installed (a preset shipped with the app, merged at start).
     public func installPreset(file: URL, appVersion: String) throws(PackageError) -> PresetOutcome {
         let marker = root + "/preset-\(PackageManifest.appIDProblem(appVersion) == nil ? appVersion : SHA256Hex.digest(Data(appVersion.utf8)))"
         if StoreFiles.exists(marker) { return .alreadyApplied }

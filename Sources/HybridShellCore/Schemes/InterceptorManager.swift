@@ -1,6 +1,6 @@
 import Foundation
 
-/// Several interceptors behind one scheme, in the seed's shape (网络拦截): interceptors are tried
+/// Several interceptors behind one scheme, like an iOS app's `NSURLProtocol` registry: interceptors are tried
 /// in priority order and the first whose `canHandle` says yes answers; each belongs to a group
 /// that is only active while its reference count is above zero (``retain(_:)``/``release(_:)``),
 /// so nested users cannot switch interception off under each other; the requests of a page are
@@ -66,7 +66,7 @@ public final class InterceptorManager: URLSchemeHandler, @unchecked Sendable {
         return active.first { $0.interceptor.canHandle(request) }?.interceptor
     }
 
-    /// Cancels every request of `page` still being answered (the seed's `stopLoading`).
+    /// Cancels every request of `page` still being answered (`NSURLProtocol`'s `stopLoading`).
     public func pageWentAway(_ page: SchemePage) {
         let tasks = lock.withLock { running.removeValue(forKey: page.id) ?? [:] }
         for task in tasks.values { task.cancel() }

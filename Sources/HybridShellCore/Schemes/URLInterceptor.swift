@@ -1,6 +1,6 @@
 /// One interceptor of an ``InterceptorManager``: it says whether it answers a request
-/// (the seed's `canInitWithRequest`) and then answers it (`startLoading`). Cancellation of the
-/// task running ``response(for:)`` is the seed's `stopLoading`.
+/// (like `NSURLProtocol`'s `canInitWithRequest`) and then answers it (`startLoading`). Cancellation of the
+/// task running ``response(for:)`` is `NSURLProtocol`'s `stopLoading`.
 public protocol URLInterceptor: Sendable {
     func canHandle(_ request: SchemeRequest) -> Bool
     func response(for request: SchemeRequest) async throws -> SchemeResponse

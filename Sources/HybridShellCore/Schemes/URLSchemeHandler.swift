@@ -2,8 +2,8 @@
 ///
 /// Corresponds to the `WebKitURISchemeRequestCallback` given to
 /// `webkit_web_context_register_uri_scheme`. The handler runs off the main loop; when the page
-/// goes away or the request is cancelled, the task running it is cancelled (the seed's
-/// `stopLoading`). A handler that throws answers 500; one that takes longer than the
+/// goes away or the request is cancelled, the task running it is cancelled (like
+/// `NSURLProtocol`'s `stopLoading`). A handler that throws answers 500; one that takes longer than the
 /// registration's deadline answers 504.
 public protocol URLSchemeHandler: Sendable {
     func response(for request: SchemeRequest) async throws -> SchemeResponse
