@@ -64,6 +64,9 @@ do {
     case let ctl as HybridRunCtl:
         // A blocking client: no GLib loop, no GTK.
         exit(ctl.execute())
+    case let webdriver as HybridRunWebDriver:
+        // Sockets and a child process: no GLib loop, no GTK (the sessions' browsers have those).
+        exit(webdriver.execute())
     default:
         // `help`, and commands that only group others (`package`): ArgumentParser answers them.
         var other = command
