@@ -94,13 +94,14 @@ def wait_until_gone(pids, seconds):
 class Session:
     """One WebKitWebDriver on 127.0.0.1 and one Selenium session on it."""
 
-    def __init__(self, extra_args=(), browser_name="hybrid-run", log_path=None):
+    def __init__(self, extra_args=(), browser_name="hybrid-run", log_path=None, automation=True):
         self.log_path = log_path or "/tmp/hybrid-run-webdriver-%d.log" % os.getpid()
         self.service = Service(WEBDRIVER, service_args=["--host=127.0.0.1"], log_path=self.log_path)
         self.service.start()
         options = webdriver.WebKitGTKOptions()
         options.binary_location = HYBRID_RUN
-        options.add_argument("--automation")
+        if automation:
+            options.add_argument("--automation")
         for argument in extra_args:
             options.add_argument(argument)
         options.set_capability("browserName", browser_name)
@@ -343,10 +344,10 @@ class SessionLifecycleTests(WebDriverTestCase):
 class BadInputTests(WebDriverTestCase):
     """Wrong arguments get an error at once, never a client left waiting."""
 
-    def assert_session_refused(self, extra_args, browser_name="hybrid-run"):
+    def assert_session_refused(self, extra_args, browser_name="hybrid-run", automation=True):
         started = time.monotonic()
         with self.assertRaises(SessionNotCreatedException) as raised:
-            Session(extra_args, browser_name=browser_name).close()
+            Session(extra_args, browser_name=browser_name, automation=automation).close()
         self.assertLess(time.monotonic() - started, 10)
         return raised.exception
 
@@ -355,6 +356,18 @@ class BadInputTests(WebDriverTestCase):
 
     def test_an_unknown_flag_refuses_the_session(self):
         self.assert_session_refused(["--no-such-flag"], browser_name=None)
+
+    def test_modules_and_grants_refuse_the_session_instead_of_being_ignored(self):
+        for arguments in (["--modules", "storage"], ["--modules=bogus"], ["--grant", "https://a.example=storage"]):
+            with self.subTest(arguments=arguments):
+                self.assert_session_refused(arguments)
+
+    def test_browser_options_without_automation_refuse_the_session(self):
+        # A binary without args is started with no arguments at all; with args that make no valid
+        # run, it is a usage error. Either way the client hears at once instead of waiting forever.
+        for arguments in ([], ["--handlers", MOCKS]):
+            with self.subTest(arguments=arguments):
+                self.assert_session_refused(arguments, automation=False)
 
     def test_another_browser_name_is_not_matched(self):
         # Selenium's WebKitGTKOptions asks for "MiniBrowser" unless told otherwise.
