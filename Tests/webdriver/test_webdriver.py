@@ -19,7 +19,7 @@ import time
 import unittest
 
 from selenium import webdriver
-from selenium.common.exceptions import InvalidSessionIdException, SessionNotCreatedException, WebDriverException
+from selenium.common.exceptions import InvalidSessionIdException, NoSuchWindowException, SessionNotCreatedException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.remote_connection import RemoteConnection
 from selenium.webdriver.support import expected_conditions
@@ -275,6 +275,30 @@ class PageTests(WebDriverTestCase):
         self.driver.switch_to.window(popup)
         WebDriverWait(self.driver, WAIT).until(expected_conditions.title_is("Second page"))
         self.assertEqual(self.driver.execute_script("return hybrid.call('mock.answer')"), {"answer": 42})
+
+    def test_a_named_window_keeps_its_name_and_is_reused(self):
+        # Selenium's switch_to.window(NAME) tries NAME as a handle, then each window's window.name.
+        self.driver.get(self.url("named.html"))
+        first = self.driver.current_window_handle
+        self.driver.find_element(By.ID, "results").click()
+        WebDriverWait(self.driver, WAIT).until(lambda d: len(d.window_handles) == 2)
+        WebDriverWait(self.driver, WAIT).until(lambda d: self.switched_to("results"))
+        WebDriverWait(self.driver, WAIT).until(expected_conditions.title_is("Second page"))
+        self.assertIsNone(self.driver.execute_script("return window.opener"))
+        self.driver.switch_to.window(first)
+        self.driver.find_element(By.ID, "results-again").click()
+        self.driver.switch_to.window("results")
+        WebDriverWait(self.driver, WAIT).until(expected_conditions.title_is("WebDriver fixture"))
+        self.assertEqual(len(self.driver.window_handles), 2)
+        self.assertEqual(self.driver.execute_script("return window.name"), "results")
+
+    def switched_to(self, name):
+        """switch_to.window(name), false while no window has that name yet (it is set as it loads)."""
+        try:
+            self.driver.switch_to.window(name)
+            return True
+        except NoSuchWindowException:
+            return False
 
     def test_the_page_does_not_see_what_automation_adds(self):
         self.driver.get(self.url("index.html"))
