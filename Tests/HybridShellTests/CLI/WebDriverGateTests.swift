@@ -154,6 +154,16 @@ struct WebDriverGateTests {
         #expect(value?["message"]?.stringValue?.contains("test") == true)
     }
 
+    @Test(arguments: [(["webdriver", "--host", "0.0.0.0"], "loopback"), (["webdriver", "--port", "70000"], "--port"),
+                      (["webdriver", "--handlers", "/nonexistent.json"], "handlers"),
+                      (["webdriver", "--port", "0", "--webkit-webdriver", "/nonexistent"], "not an executable")])
+    func misuseOfTheCommandIsAnErrorAtOnce(_ arguments: [String], _ reason: String) async throws {
+        let run = try await CommandLineRun.run(arguments, deadline: .seconds(30))
+        #expect(run.status == 4 || run.status == 2)
+        #expect(run.stderr.contains("hybrid-run: error: "))
+        #expect(run.stderr.contains(reason), "\(run.stderr)")
+    }
+
     @Test func expectContinueIsAnsweredHereAndNotForwarded() throws {
         let head = try Self.post("/session/a/url", body: "{}", extra: ["Expect: 100-continue"])
         guard case .forward(let forwarded, 2, true, false) = gate.decide(head) else { Issue.record("not forwarded"); return }
