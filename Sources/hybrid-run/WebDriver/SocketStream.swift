@@ -12,10 +12,18 @@ final class SocketStream: @unchecked Sendable {  // one thread at a time: the ac
     }
 
     private var descriptor: Int32
+    /// The bytes that have arrived on this connection so far.
+    private(set) var received = 0
     private var buffer: [UInt8] = []
     private var start = 0
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        // A head and its body go out as separate writes; with Nagle's algorithm the second waits
+        // for the peer's delayed ACK (measured: ~45 ms per WebDriver command instead of ~1).
+        var on: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
 
     deinit { close() }
 
@@ -115,6 +123,7 @@ final class SocketStream: @unchecked Sendable {  // one thread at a time: the ac
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 {
+                received += count
                 buffer += chunk[..<count]
                 return true
             }

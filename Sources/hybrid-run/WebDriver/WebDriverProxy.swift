@@ -55,6 +55,8 @@ final class WebDriverProxy: @unchecked Sendable {  // immutable after init; the 
     /// Serves the requests of one connection until it closes or a request is refused.
     func serve(_ client: SocketStream) {
         client.setReadTimeout(seconds: Self.idleSeconds)
+        // One connection to WebKitWebDriver per client connection, kept while both keep it alive.
+        var upstream: SocketStream?
         do {
             while let bytes = try client.readHead(limit: HTTPMessageHead.maximumLength) {
                 let head: HTTPMessageHead
@@ -67,23 +69,20 @@ final class WebDriverProxy: @unchecked Sendable {  // immutable after init; the 
                     return refuse(refusal, to: client, request: request)
                 case .forward(let forwarded, let length, let sendContinue, let newSession):
                     if sendContinue { try client.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
-                    guard let upstream = SocketStream.connect(loopbackPort: upstreamPort) else {
+                    var body: [UInt8] = []
+                    try client.read(exactly: length) { body += $0 }
+                    var message = forwarded + body
+                    if newSession {
+                        switch gate.newSessionRequest(head: forwarded, body: body) {
+                        case .failure(let refusal): return refuse(refusal, to: client, request: request)
+                        case .success(let rewritten): message = rewritten
+                        }
+                    }
+                    guard let keepAlive = try exchange(message, over: &upstream, answering: client) else {
                         return refuse(WebDriverRefusal(status: 502, error: "unknown error", message: "WebKitWebDriver does not answer on 127.0.0.1:\(upstreamPort)"),
                                       to: client, request: request)
                     }
-                    if newSession {
-                        var body: [UInt8] = []
-                        try client.read(exactly: length) { body += $0 }
-                        switch gate.newSessionRequest(head: forwarded, body: body) {
-                        case .failure(let refusal): return refuse(refusal, to: client, request: request)
-                        case .success(let rewritten): try upstream.write(rewritten)
-                        }
-                    } else {
-                        try upstream.write(forwarded)
-                        try client.read(exactly: length) { try upstream.write($0) }
-                    }
-                    let keepAlive = try HTTPResponseRelay.relay(from: upstream, to: client)
-                    upstream.close()
+                    if !keepAlive { upstream = nil }
                     let closing = head.values("Connection").contains { $0.lowercased().contains("close") } || head.parts[2] == "HTTP/1.0"
                     guard keepAlive, !closing else { return }
                 }
@@ -92,6 +91,26 @@ final class WebDriverProxy: @unchecked Sendable {  // immutable after init; the 
             // A side hung up or sent what cannot be relayed: the connection ends (WebDriver clients
             // reconnect), nothing else is affected.
         }
+    }
+
+    /// Sends one request to WebKitWebDriver and relays its response; returns whether the
+    /// connection stays open, or nil when WebKitWebDriver cannot be reached. A kept connection that
+    /// WebKitWebDriver closed meanwhile (it took no byte of the request, so nothing ran) is
+    /// replaced once.
+    private func exchange(_ message: [UInt8], over upstream: inout SocketStream?, answering client: SocketStream) throws -> Bool? {
+        for _ in 0..<2 {
+            let reused = upstream != nil
+            if upstream == nil { upstream = SocketStream.connect(loopbackPort: upstreamPort) }
+            guard let connection = upstream else { return nil }
+            let before = connection.received
+            do {
+                try connection.write(message)
+                return try HTTPResponseRelay.relay(from: connection, to: client)
+            } catch SocketStream.Failure.closed where reused && connection.received == before {
+                upstream = nil
+            }
+        }
+        return nil
     }
 
     private func refuse(_ refusal: WebDriverRefusal, to client: SocketStream, request: String) {
