@@ -16,6 +16,10 @@ extension HybridRun {
             (dialogs != nil, "--dialogs (the client answers dialogs)"), (newWindows != nil, "--new-windows"),
             (inject != nil, "--inject"), (config != nil, "--config"), (pool != nil, "--pool"),
             (maxReloads != nil, "--max-reloads"), (sharedProcess, "--shared-process"), (printEvents, "--print-events"),
+            // AutomationHost makes its views without a PageManager, which the native modules need;
+            // refused rather than silently ignored (issue 31, item 14).
+            (!modules.isEmpty, "--modules (WebDriver sessions have no native modules: --handlers mocks and the built-in handlers only)"),
+            (!grant.isEmpty, "--grant (WebDriver sessions have no native modules to grant)"),
         ]
         if let conflict = conflicts.first(where: \.0) {
             throw ValidationError("--automation cannot be combined with \(conflict.1)")
@@ -46,12 +50,25 @@ extension HybridRun {
     /// session so the client gets "session not created" within about a second; then exit 4.
     /// Returns (doing nothing) when this process is not a WebDriver browser.
     static func refuseAutomationSession(reason: String) {
-        guard CommandLine.arguments.contains("--automation"), AutomationOptions.inspectorServerAddress != nil else { return }
+        guard AutomationOptions.inspectorServerAddress != nil else { return }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var reason = reason
+        if !arguments.contains("--automation") {
+            // Started by WebKitWebDriver (it sets WEBKIT_INSPECTOR_SERVER) with browserOptions.args
+            // that lack --automation: the URL form only (a subcommand under a remote inspector is
+            // not a WebDriver browser).
+            guard arguments.first.map({ !HybridRunRoot.commandNames.contains($0) }) ?? true else { return }
+            reason = missingAutomationReason + (arguments.isEmpty ? "" : " (\(reason))")
+        }
         var options = AutomationOptions.hybridRun
         options.refusal = reason
         options.sessionStartTimeout = .seconds(10)
         Foundation.exit(MainLoop.run { await serveAutomation(options) })
     }
+
+    /// Why a browser WebKitWebDriver started without `--automation` refuses the session.
+    static let missingAutomationReason = "hybrid-run was started by a WebDriver (WEBKIT_INSPECTOR_SERVER is set) without --automation; "
+        + "add \"--automation\" to webkitgtk:browserOptions.args, or use hybrid-run webdriver, which adds it"
 
     /// Runs on the engine's loop until the session ends; one stderr line per session event.
     @EngineActor

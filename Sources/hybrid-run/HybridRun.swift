@@ -10,7 +10,7 @@ struct HybridRun: CheckedCommand {
         abstract: "Open a web page in WebKitGTK, print its console, and exit with an honest code.",
         usage: """
             hybrid-run [run] [--url] URL-OR-PATH [options]
-            hybrid-run test|kiosk|ctl|package|help …
+            hybrid-run test|kiosk|ctl|package|webdriver|help …
             """,
         discussion: """
             Runs headless under an X display (Xvfb in CI: xvfb-run -a hybrid-run …). Console messages are \
@@ -25,7 +25,8 @@ struct HybridRun: CheckedCommand {
             Exit codes: 0 ok · 2 load failed, web process crashed or no display · 3 timeout · 4 usage error.
 
             Other commands: hybrid-run test PAGES… runs test pages; hybrid-run kiosk runs one app full screen; \
-            hybrid-run ctl talks to a running kiosk; hybrid-run package makes and installs offline packages \
+            hybrid-run ctl talks to a running kiosk; hybrid-run package makes and installs offline packages; \
+            hybrid-run webdriver serves WebDriver sessions \
             (see hybrid-run help test, or hybrid-run test --help).
             """,
         version: "hybrid-run \(HybridShellVersion.current) (WebKitGTK \(WebContext.engineVersion))"

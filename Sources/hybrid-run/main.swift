@@ -14,6 +14,11 @@ if let first = arguments.first, first != "run", HybridRunRoot.commandNames.conta
     errors.write("hybrid-run: error: --automation serves a WebDriver session and cannot be combined with hybrid-run \(first)")
     exit(ExitStatus.usage.rawValue)
 }
+// WebKitWebDriver starts a browserOptions binary given without args with no arguments at all:
+// the root help and exit 0 would leave the client's new-session request waiting forever.
+if arguments.isEmpty, AutomationOptions.inspectorServerAddress != nil {
+    HybridRun.refuseAutomationSession(reason: HybridRun.missingAutomationReason)
+}
 if let problem = UsageMessage.unknownHelpTopic(arguments) {
     errors.write("hybrid-run: error: \(problem)")
     errors.write("Usage: hybrid-run help [<command> ...] — see hybrid-run --help")
@@ -64,6 +69,9 @@ do {
     case let ctl as HybridRunCtl:
         // A blocking client: no GLib loop, no GTK.
         exit(ctl.execute())
+    case let webdriver as HybridRunWebDriver:
+        // Sockets and a child process: no GLib loop, no GTK (the sessions' browsers have those).
+        exit(webdriver.execute())
     default:
         // `help`, and commands that only group others (`package`): ArgumentParser answers them.
         var other = command

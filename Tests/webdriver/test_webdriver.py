@@ -19,7 +19,7 @@ import time
 import unittest
 
 from selenium import webdriver
-from selenium.common.exceptions import InvalidSessionIdException, SessionNotCreatedException, WebDriverException
+from selenium.common.exceptions import InvalidSessionIdException, NoSuchWindowException, SessionNotCreatedException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.remote_connection import RemoteConnection
 from selenium.webdriver.support import expected_conditions
@@ -94,13 +94,14 @@ def wait_until_gone(pids, seconds):
 class Session:
     """One WebKitWebDriver on 127.0.0.1 and one Selenium session on it."""
 
-    def __init__(self, extra_args=(), browser_name="hybrid-run", log_path=None):
+    def __init__(self, extra_args=(), browser_name="hybrid-run", log_path=None, automation=True):
         self.log_path = log_path or "/tmp/hybrid-run-webdriver-%d.log" % os.getpid()
         self.service = Service(WEBDRIVER, service_args=["--host=127.0.0.1"], log_path=self.log_path)
         self.service.start()
         options = webdriver.WebKitGTKOptions()
         options.binary_location = HYBRID_RUN
-        options.add_argument("--automation")
+        if automation:
+            options.add_argument("--automation")
         for argument in extra_args:
             options.add_argument(argument)
         options.set_capability("browserName", browser_name)
@@ -275,6 +276,30 @@ class PageTests(WebDriverTestCase):
         WebDriverWait(self.driver, WAIT).until(expected_conditions.title_is("Second page"))
         self.assertEqual(self.driver.execute_script("return hybrid.call('mock.answer')"), {"answer": 42})
 
+    def test_a_named_window_keeps_its_name_and_is_reused(self):
+        # Selenium's switch_to.window(NAME) tries NAME as a handle, then each window's window.name.
+        self.driver.get(self.url("named.html"))
+        first = self.driver.current_window_handle
+        self.driver.find_element(By.ID, "results").click()
+        WebDriverWait(self.driver, WAIT).until(lambda d: len(d.window_handles) == 2)
+        WebDriverWait(self.driver, WAIT).until(lambda d: self.switched_to("results"))
+        WebDriverWait(self.driver, WAIT).until(expected_conditions.title_is("Second page"))
+        self.assertIsNone(self.driver.execute_script("return window.opener"))
+        self.driver.switch_to.window(first)
+        self.driver.find_element(By.ID, "results-again").click()
+        self.driver.switch_to.window("results")
+        WebDriverWait(self.driver, WAIT).until(expected_conditions.title_is("WebDriver fixture"))
+        self.assertEqual(len(self.driver.window_handles), 2)
+        self.assertEqual(self.driver.execute_script("return window.name"), "results")
+
+    def switched_to(self, name):
+        """switch_to.window(name), false while no window has that name yet (it is set as it loads)."""
+        try:
+            self.driver.switch_to.window(name)
+            return True
+        except NoSuchWindowException:
+            return False
+
     def test_the_page_does_not_see_what_automation_adds(self):
         self.driver.get(self.url("index.html"))
         self.assertEqual(self.driver.execute_script("return document.styleSheets.length"), 1)
@@ -343,10 +368,10 @@ class SessionLifecycleTests(WebDriverTestCase):
 class BadInputTests(WebDriverTestCase):
     """Wrong arguments get an error at once, never a client left waiting."""
 
-    def assert_session_refused(self, extra_args, browser_name="hybrid-run"):
+    def assert_session_refused(self, extra_args, browser_name="hybrid-run", automation=True):
         started = time.monotonic()
         with self.assertRaises(SessionNotCreatedException) as raised:
-            Session(extra_args, browser_name=browser_name).close()
+            Session(extra_args, browser_name=browser_name, automation=automation).close()
         self.assertLess(time.monotonic() - started, 10)
         return raised.exception
 
@@ -355,6 +380,18 @@ class BadInputTests(WebDriverTestCase):
 
     def test_an_unknown_flag_refuses_the_session(self):
         self.assert_session_refused(["--no-such-flag"], browser_name=None)
+
+    def test_modules_and_grants_refuse_the_session_instead_of_being_ignored(self):
+        for arguments in (["--modules", "storage"], ["--modules=bogus"], ["--grant", "https://a.example=storage"]):
+            with self.subTest(arguments=arguments):
+                self.assert_session_refused(arguments)
+
+    def test_browser_options_without_automation_refuse_the_session(self):
+        # A binary without args is started with no arguments at all; with args that make no valid
+        # run, it is a usage error. Either way the client hears at once instead of waiting forever.
+        for arguments in ([], ["--handlers", MOCKS]):
+            with self.subTest(arguments=arguments):
+                self.assert_session_refused(arguments, automation=False)
 
     def test_another_browser_name_is_not_matched(self):
         # Selenium's WebKitGTKOptions asks for "MiniBrowser" unless told otherwise.

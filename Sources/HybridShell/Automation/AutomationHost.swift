@@ -25,6 +25,7 @@ public final class AutomationHost {
     private let outcome = Handoff<AutomationOutcome>()
     private var startDeadline: LoopTimer?
     private var sessionStarted = false
+    private let namedWindows = NamedWindows()
 
     public init(options: AutomationOptions) {
         self.options = options
@@ -95,9 +96,14 @@ public final class AutomationHost {
         entry.builtins.registerBuiltins(userAgent: view.userAgent, appName: options.browserName, appVersion: HybridShellVersion.current)
         bridge.transcript = transcript
         // window.open and target=_blank get a window of their own, which the client sees as a new
-        // handle (the opener gets null, as with noopener).
+        // handle (the opener gets null, as with noopener); a named one keeps its name and is
+        // reused by the next link to that name (Selenium's switch_to.window(NAME) looks for it).
         view.onNewWindow = { [weak self] action in
-            guard let self, !action.url.isEmpty, let opened = try? self.openView() else { return .denied }
+            guard let self, !action.url.isEmpty else { return .denied }
+            let name = NamedWindows.name(of: action)
+            if let name, self.namedWindows.load(action.url, inWindowNamed: name) { return .openedElsewhere }
+            guard let opened = try? self.openView() else { return .denied }
+            if let name { self.namedWindows.adopt(opened, name: name) }
             opened.load(action.url)
             return .openedElsewhere
         }

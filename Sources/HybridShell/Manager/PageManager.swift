@@ -42,6 +42,7 @@ public final class PageManager {
     private var nextPageID = 1
     private var pool: ViewPool!
     private var firstView: WebView?
+    private let namedWindows = NamedWindows()
 
     public var top: Page? { stack.last }
     /// The `hybrid-file://` shares of this manager's pages (``ShellConfiguration/fileShares``).
@@ -195,9 +196,13 @@ public final class PageManager {
             entry.view.newWindowPolicy = .delegate
             let opener = entry.bridge
             entry.view.onNewWindow = { [weak self, weak opener] action in
-                guard let self, let opener, !action.url.isEmpty,
-                      (try? self.open(WebRoute(action.url), settings: PageSettings(), originPolicy: opener.originPolicy)) != nil
+                guard let self, let opener, !action.url.isEmpty else { return .denied }
+                // A window a target=NAME link named is reused while it is open (see NamedWindows).
+                let name = NamedWindows.name(of: action)
+                if let name, self.namedWindows.load(action.url, inWindowNamed: name) { return .openedElsewhere }
+                guard let page = try? self.open(WebRoute(action.url), settings: PageSettings(), originPolicy: opener.originPolicy)
                 else { return .denied }
+                if let name { self.namedWindows.adopt(page.view, name: name) }
                 return .openedElsewhere
             }
         }

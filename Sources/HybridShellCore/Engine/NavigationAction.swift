@@ -11,15 +11,27 @@ public struct NavigationAction: Sendable, Equatable {
     public let isRedirect: Bool
     /// True for `window.open` / `target=_blank` (a `NEW_WINDOW_ACTION` decision).
     public let opensNewWindow: Bool
+    /// The window name it targets (`target=NAME` of a new-window decision;
+    /// `webkit_navigation_action_get_frame_name`), `_blank` included; nil when none.
+    public let targetName: String?
 
     public init(url: String, kind: Kind = .other, httpMethod: String = "GET", isUserGesture: Bool = false,
-                isRedirect: Bool = false, opensNewWindow: Bool = false) {
+                isRedirect: Bool = false, opensNewWindow: Bool = false, targetName: String? = nil) {
+        self.targetName = targetName
         self.url = url
         self.kind = kind
         self.httpMethod = httpMethod
         self.isUserGesture = isUserGesture
         self.isRedirect = isRedirect
         self.opensNewWindow = opensNewWindow
+    }
+}
+
+extension NavigationAction {
+    /// The same action, targeting the window named `name`.
+    package func targeting(_ name: String) -> NavigationAction {
+        NavigationAction(url: url, kind: kind, httpMethod: httpMethod, isUserGesture: isUserGesture,
+                         isRedirect: isRedirect, opensNewWindow: opensNewWindow, targetName: name)
     }
 }
 

@@ -14,6 +14,9 @@ extension WebKitView {
         let navigationAction = WebKitView.navigationAction(
             action, opensNewWindow: type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
         let policy = decision.assumingMemoryBound(to: WebKitPolicyDecision.self)
+        if navigationAction.opensNewWindow, let name = navigationAction.targetName {
+            pendingWindowName = (navigationAction.url, name)
+        }
         switch decideNavigation(navigationAction) {
         case .allow:
             if !navigationAction.opensNewWindow { lastAllowedNavigation = navigationAction.url }
@@ -41,14 +44,21 @@ extension WebKitView {
         return NavigationAction(url: url, kind: kind, httpMethod: method,
                                 isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0,
                                 isRedirect: webkit_navigation_action_is_redirect(action) != 0,
-                                opensNewWindow: opensNewWindow)
+                                opensNewWindow: opensNewWindow,
+                                targetName: borrowCString(webkit_navigation_action_get_frame_name(action)))
     }
 
     /// `create`: `window.open` and `target=_blank`.
     func create(_ actionPointer: gpointer?) -> gpointer? {
         guard let actionPointer else { return nil }
         let action = OpaquePointer(actionPointer)
-        let navigationAction = WebKitView.navigationAction(action, opensNewWindow: true)
+        var navigationAction = WebKitView.navigationAction(action, opensNewWindow: true)
+        // target=NAME links: the name came with the new-window decision just before (measured:
+        // the create signal's action has none; window.open(url, NAME) has it in neither).
+        if navigationAction.targetName == nil, let pending = pendingWindowName, pending.url == navigationAction.url {
+            navigationAction = navigationAction.targeting(pending.name)
+        }
+        pendingWindowName = nil
         switch createWindow(navigationAction) {
         case .loadHere:
             onEvent(.newWindowRequested(url: navigationAction.url, decision: .sameView))

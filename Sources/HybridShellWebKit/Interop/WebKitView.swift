@@ -41,6 +41,9 @@ final class WebKitView {
     var decideNavigation: (NavigationAction) -> NavigationDecision = { _ in .allow }
     var handleDialog: (ScriptDialog, PendingDialog) -> Bool = { _, _ in false }
     var createWindow: (NavigationAction) -> NewWindowResult = { _ in .loadHere }
+    /// The target name and URL of the last new-window decision: WebKit 2.50 gives the name there
+    /// and not in the `create` signal's action that follows it.
+    var pendingWindowName: (url: String, name: String)?
     var onWindowDeleted: () -> Void = {}
     // Kiosk hooks, live once connectKioskSignals() has run.
     var filterInput: (InputEvent) -> Bool = { _ in false }

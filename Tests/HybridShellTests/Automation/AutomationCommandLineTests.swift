@@ -17,6 +17,9 @@ struct AutomationCommandLineTests {
         (["test", "--automation", "pages/fixtures/test"], "cannot be combined with hybrid-run test"),
         (["kiosk", "--automation"], "cannot be combined with hybrid-run kiosk"),
         (["--automation"], "WEBKIT_INSPECTOR_SERVER"),
+        (["--automation", "--modules", "storage"], "--automation cannot be combined with --modules"),
+        (["--automation", "--modules=bogus"], "--automation cannot be combined with --modules"),
+        (["--automation", "--grant", "https://a.example=storage"], "--automation cannot be combined with --grant"),
     ]
 
     @Test(arguments: misuses)
