@@ -91,7 +91,8 @@ bridge-js:
 # The Debian package (docs/packaging/): .build/deb/hybrid-run_<version>_amd64.deb from a static
 # release build. `make deb-check` also checks its contents, lintian and a run of the packaged binary
 # without Swift or DISPLAY (Tests/deb-check.sh); it is not part of `make test` (minutes of release build).
-DEB_PACKAGES := dpkg-dev lintian
+# libcurl4-openssl-dev: the static Foundation (FoundationNetworking) links -lcurl.
+DEB_PACKAGES := dpkg-dev lintian libcurl4-openssl-dev
 
 deb-deps: deps
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

@@ -18,7 +18,7 @@ for path in /usr/bin/hybrid-run /usr/lib/hybrid-run/libHybridShellPathMap.so \
 	/usr/share/man/man1/hybrid-run-doctor.1.gz /usr/share/man/man1/hybrid-run-package-install.1.gz \
 	/usr/share/bash-completion/completions/hybrid-run /usr/share/zsh/vendor-completions/_hybrid-run \
 	/usr/share/fish/vendor_completions.d/hybrid-run.fish /lib/systemd/system/hybrid-run-kiosk@.service \
-	/usr/share/doc/hybrid-run/copyright /usr/share/doc/hybrid-run/changelog.Debian.gz /usr/share/doc/hybrid-run/hybrid.d.ts \
+	/usr/share/doc/hybrid-run/copyright /usr/share/doc/hybrid-run/changelog.gz /usr/share/doc/hybrid-run/hybrid.d.ts \
 	/usr/share/doc/hybrid-run/kiosk.md.gz; do
 	grep -qxF "$path" <<<"$CONTENTS" || fail "$path is missing from the package"
 done
@@ -28,7 +28,7 @@ grep -q 'libswift' <<<"$DEPENDS" && fail "Depends names a Swift library: $DEPEND
 [ "$(dpkg-deb -f "$DEB" Recommends)" = "xvfb, xauth, webkit2gtk-driver, gstreamer1.0-plugins-good, gstreamer1.0-plugins-base" ] || fail "Recommends changed"
 
 # lintian: errors fail the check; warnings are printed for the record.
-LINTIAN=$(lintian --no-tag-display-limit "$DEB" 2>&1 || true)
+LINTIAN=$(lintian --tag-display-limit 0 "$DEB" 2>&1 || true)
 [ -n "$LINTIAN" ] && echo "$LINTIAN"
 grep -q '^E: ' <<<"$LINTIAN" && fail "lintian reports errors"
 

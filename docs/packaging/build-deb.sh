@@ -18,19 +18,26 @@ if [ ! -d "$SCRATCH/checkouts" ] && [ -d .build/checkouts ]; then
 	cp -a .build/checkouts .build/repositories .build/workspace-state.json "$SCRATCH/" 2>/dev/null || true
 fi
 swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product hybrid-run
-swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --product HybridShellPathMap
 BIN="$SCRATCH/release"
+# The path-map extension is plain C: built here with Debian's hardening flags and without the
+# RUNPATH into the Swift toolchain SwiftPM gives every product (lintian: custom-library-search-path).
+EXTENSION="$SCRATCH/libHybridShellPathMap.so"
+# shellcheck disable=SC2046
+gcc -shared -fPIC -O2 -g0 -D_FORTIFY_SOURCE=2 -fstack-protector-strong -Wall -Werror \
+	-I Sources/HybridShellPathMap/include Sources/HybridShellPathMap/PathMap.c -o "$EXTENSION" \
+	$(pkg-config --cflags --libs webkit2gtk-web-extension-4.1) -Wl,-z,relro,-z,now,--as-needed
 
 VERSION=$("$BIN/hybrid-run" --version | awk '{print $2}')
 [[ "$VERSION" =~ ^[0-9][0-9A-Za-z.+~-]*$ ]] || { echo "build-deb.sh: cannot read the version from hybrid-run --version: '$VERSION'" >&2; exit 1; }
 DATE=$(git log -1 --format=%aD 2>/dev/null || date -R)
 STAGE=$(mktemp -d "${TMPDIR:-/tmp}/hybrid-run-deb.XXXXXX")
 trap 'rm -rf "$STAGE"' EXIT
-PKG="$STAGE/pkg"
+# dpkg-shlibdeps expects the files in debian/<package>/ of a source tree.
+PKG="$STAGE/src/debian/hybrid-run"
 DOC="$PKG/usr/share/doc/hybrid-run"
 
 install -D -m 0755 "$BIN/hybrid-run" "$PKG/usr/bin/hybrid-run"
-install -D -m 0644 "$BIN/libHybridShellPathMap.so" "$PKG/usr/lib/hybrid-run/libHybridShellPathMap.so"
+install -D -m 0644 "$EXTENSION" "$PKG/usr/lib/hybrid-run/libHybridShellPathMap.so"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$PKG/usr/bin/hybrid-run" "$PKG/usr/lib/hybrid-run/libHybridShellPathMap.so"
 
 # Man pages and completions, from the program itself.
@@ -38,7 +45,8 @@ python3 "$HERE/manpages.py" "$PKG/usr/bin/hybrid-run" "$PKG/usr/share/man/man1" 
 chmod 0644 "$PKG"/usr/share/man/man1/*.1
 gzip -9n "$PKG"/usr/share/man/man1/*.1
 install -d "$PKG/usr/share/bash-completion/completions" "$PKG/usr/share/zsh/vendor-completions" "$PKG/usr/share/fish/vendor_completions.d"
-"$PKG/usr/bin/hybrid-run" --generate-completion-script bash > "$PKG/usr/share/bash-completion/completions/hybrid-run"
+# bash-completion sources the file: no #! line (lintian: bash-completion-with-hashbang).
+"$PKG/usr/bin/hybrid-run" --generate-completion-script bash | sed '1{/^#!/d}' > "$PKG/usr/share/bash-completion/completions/hybrid-run"
 "$PKG/usr/bin/hybrid-run" --generate-completion-script zsh > "$PKG/usr/share/zsh/vendor-completions/_hybrid-run"
 "$PKG/usr/bin/hybrid-run" --generate-completion-script fish > "$PKG/usr/share/fish/vendor_completions.d/hybrid-run.fish"
 
@@ -46,16 +54,18 @@ install -d "$PKG/usr/share/bash-completion/completions" "$PKG/usr/share/zsh/vend
 install -D -m 0644 "$HERE/hybrid-run-kiosk@.service" "$PKG/lib/systemd/system/hybrid-run-kiosk@.service"
 
 install -D -m 0644 "$HERE/copyright" "$DOC/copyright"
-sed -e "s/@VERSION@/$VERSION/" -e "s/@DATE@/$DATE/" "$HERE/changelog" | gzip -9n > "$DOC/changelog.Debian.gz"
+# The version has no Debian revision (it is hybrid-run --version's), so the package is native and
+# its changelog is changelog.gz (lintian: wrong-name-for-changelog-of-native-package).
+sed -e "s/@VERSION@/$VERSION/" -e "s/@DATE@/$DATE/" "$HERE/changelog" | gzip -9n > "$DOC/changelog.gz"
 install -m 0644 bridge-js/hybrid.d.ts README.md docs/*.md bridge-js/PROTOCOL.md "$DOC/"
 gzip -9n "$DOC"/*.md
 chmod 0644 "$DOC"/*
 
 # Depends from the libraries the two ELF files link (dpkg-shlibdeps wants a debian/control).
-mkdir -p "$STAGE/src/debian"
 printf 'Source: hybrid-run\n\nPackage: hybrid-run\nArchitecture: amd64\n' > "$STAGE/src/debian/control"
-DEPENDS=$(cd "$STAGE/src" && dpkg-shlibdeps -O --warnings=0 -e"$PKG/usr/bin/hybrid-run" -e"$PKG/usr/lib/hybrid-run/libHybridShellPathMap.so" | sed -n 's/^shlibs:Depends=//p')
-[ -n "$DEPENDS" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Its warnings (libraries GTK's pkg-config links but the program does not call) are kept for a failure.
+DEPENDS=$(cd "$STAGE/src" && dpkg-shlibdeps -O -e"$PKG/usr/bin/hybrid-run" -e"$PKG/usr/lib/hybrid-run/libHybridShellPathMap.so" 2>"$STAGE/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
+[ -n "$DEPENDS" ] || { cat "$STAGE/shlibdeps.log" >&2; echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 INSTALLED_SIZE=$(du -sk --apparent-size "$PKG" | cut -f1)
 install -d -m 0755 "$PKG/DEBIAN"
