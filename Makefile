@@ -24,7 +24,7 @@ APT_PACKAGES += gstreamer1.0-tools
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test readme-options readme-examples
+.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test readme-options readme-examples deb deb-check deb-deps
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
@@ -99,6 +99,25 @@ bridge-js:
 	node bridge-js/tools/embed.mjs --check
 	node bridge-js/tools/embed-modules.mjs --check
 	node --test bridge-js/test/
+
+# The Debian package (docs/packaging/): .build/deb/hybrid-run_<version>_amd64.deb from a static
+# release build. `make deb-check` also checks its contents, lintian and a run of the packaged binary
+# without Swift or DISPLAY (Tests/deb-check.sh); it is not part of `make test` (minutes of release build).
+# libcurl4-openssl-dev: the static Foundation (FoundationNetworking) links -lcurl.
+DEB_PACKAGES := dpkg-dev lintian libcurl4-openssl-dev
+
+deb-deps: deps
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing: $$missing"; \
+		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+deb: deb-deps
+	bash docs/packaging/build-deb.sh
+
+deb-check: deb-deps
+	bash Tests/deb-check.sh
 
 bench: deps release vendor
 	$(MAKE) -C bench/c

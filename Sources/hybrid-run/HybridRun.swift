@@ -53,6 +53,8 @@ struct HybridRun: CheckedCommand {
     @Flag(name: .long, help: "Show a real window instead of rendering offscreen. Example: --window")
     var window = false
 
+    @OptionGroup var displayOption: DisplayOption
+
     @Option(name: .long, help: ArgumentHelp("Viewport size. Example: --size 1024x768", valueName: "WxH"))
     var size: String = "1280x800"
 

@@ -36,6 +36,8 @@ struct HybridRunKiosk: CheckedCommand {
     @Flag(name: .long, help: "Verify that every setting takes effect, print a PASS/FAIL table, and exit (0 only if all hold).")
     var check = false
 
+    @OptionGroup var displayOption: DisplayOption
+
     @Flag(name: .long, help: "Write every kiosk event (and console message) as one JSON line on stdout.")
     var printEvents = false
 

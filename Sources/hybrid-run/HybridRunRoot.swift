@@ -14,7 +14,8 @@ struct HybridRunRoot: ParsableCommand {
             --url URL-OR-PATH (see hybrid-run help run for its options).
             """,
         version: "hybrid-run \(HybridShellVersion.current) (WebKitGTK \(WebContext.engineVersion))",
-        subcommands: [HybridRun.self, HybridRunTest.self, HybridRunKiosk.self, HybridRunCtl.self, HybridRunPackage.self, HybridRunWebDriver.self],
+        subcommands: [HybridRun.self, HybridRunTest.self, HybridRunKiosk.self, HybridRunCtl.self, HybridRunPackage.self, HybridRunWebDriver.self,
+                      HybridRunDoctor.self],
         defaultSubcommand: HybridRun.self
     )
 

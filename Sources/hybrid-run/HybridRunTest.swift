@@ -114,6 +114,8 @@ struct HybridRunTest: CheckedCommand {
     @Flag(name: .long, help: "Show the pages in a real window (for debugging). Example: --window --workers 1")
     var window = false
 
+    @OptionGroup var displayOption: DisplayOption
+
     // Native modules (issue 15): their flags live in TestModuleOptions.
     @OptionGroup(title: "Native modules") var moduleOptions: TestModuleOptions
 

@@ -38,10 +38,12 @@ do {
     switch command {
     case let run as HybridRun where run.automation:
         let options = usageChecked { try run.automationOptions() }
+        prepareDisplay(run.displayOption.display)
         exit(MainLoop.run { await HybridRun.serveAutomation(options) })
     case let run as HybridRun:
         let options = usageChecked { try run.options() }
         LogLines.bootstrap(level: run.logLevel ?? options.shell.logLevel ?? .info, quiet: run.quiet)
+        prepareDisplay(run.displayOption.display)
         exit(MainLoop.run {
             let outcome = await RunCommand(options: options).run()
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
@@ -50,6 +52,7 @@ do {
     case let test as HybridRunTest:
         let options = usageChecked { try test.options() }
         LogLines.bootstrap(level: .info, quiet: false)
+        prepareDisplay(test.displayOption.display)
         exit(MainLoop.run {
             let outcome = await TestCommand(options: options).run()
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
@@ -58,6 +61,7 @@ do {
     case let kiosk as HybridRunKiosk:
         LogLines.bootstrap(level: .info, quiet: false)
         let profile = usageChecked { try kiosk.profile() }
+        prepareDisplay(kiosk.displayOption.display, startsWhenMissing: kiosk.check)
         exit(MainLoop.run {
             let outcome = await KioskCommand(profile: profile, check: kiosk.check, printEvents: kiosk.printEvents).run()
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
@@ -66,6 +70,8 @@ do {
     case let package as any PackageCommand:
         // Files and network only: no GLib loop, no GTK.
         exit(package.execute())
+    case let doctor as HybridRunDoctor:
+        exit(doctor.execute())
     case let ctl as HybridRunCtl:
         // A blocking client: no GLib loop, no GTK.
         exit(ctl.execute())
@@ -96,5 +102,18 @@ func usageChecked<T>(_ read: () throws -> T) -> T {
         HybridRun.refuseAutomationSession(reason: "\(error)")
         errors.write("hybrid-run: error: \(error)")
         exit(ExitStatus.usage.rawValue)
+    }
+}
+
+/// Starts a private X server when the run has no display to use (see ``DisplayPlan``), before GTK
+/// starts; one that cannot start is exit code 2, like any unusable environment.
+func prepareDisplay(_ choice: DisplayChoice, startsWhenMissing: Bool = true) {
+    guard DisplayPlan.decide(choice, environment: ProcessInfo.processInfo.environment, startsWhenMissing: startsWhenMissing) == .virtual else { return }
+    do {
+        try VirtualDisplay.startForProcess()
+    } catch {
+        HybridRun.refuseAutomationSession(reason: error.description)
+        errors.write("hybrid-run: error: \(error)")
+        exit(ExitStatus.failure.rawValue)
     }
 }

@@ -321,6 +321,22 @@ class SessionLifecycleTests(WebDriverTestCase):
                 session.close()
             self.assertEqual(wait_until_gone(processes, GONE), [], "session %d left processes behind" % attempt)
 
+    def test_a_session_without_display_gets_a_private_xvfb_that_ends_with_it(self):
+        saved = os.environ.pop("DISPLAY", None)
+        try:
+            session = Session()
+        finally:
+            if saved is not None:
+                os.environ["DISPLAY"] = saved
+        try:
+            session.driver.get(self.url("index.html"))
+            self.assertTrue(session.driver.execute_script("return document.readyState") == "complete")
+            processes = session.browser_processes
+            self.assertTrue(any(command_name(pid) == "Xvfb" for pid in processes), processes)
+        finally:
+            session.close()
+        self.assertEqual(wait_until_gone(processes, GONE), [], "the session left processes behind")
+
     def test_a_crashed_page_ends_the_session_with_a_clear_error(self):
         session = self.open_session()
         session.driver.get(self.url("index.html"))

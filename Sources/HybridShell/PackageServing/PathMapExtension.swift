@@ -29,13 +29,17 @@ public enum PathMapExtension {
     }
 
     /// A private directory holding only the extension (WebKit loads every `.so` of the directory),
-    /// copied from `searchDirectories` (default: beside the executable); nil when it is not built.
+    /// copied from `searchDirectories` (default: beside the executable, as SwiftPM builds it, then
+    /// `../lib/<program name>`, the private directory a Debian package installs it in, then `../lib`);
+    /// nil when it is not built.
     /// The caller removes the directory when its web processes are gone.
     public static func installedDirectory(searchDirectories: [URL]? = nil) -> String? {
         // /proc/self/exe: argv[0] is a bare name when the program was found on PATH.
         let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
-        let executable = URL(fileURLWithPath: program).resolvingSymlinksInPath().deletingLastPathComponent()
-        let source = (searchDirectories ?? [executable, executable.appendingPathComponent("../lib")])
+        let resolved = URL(fileURLWithPath: program).resolvingSymlinksInPath()
+        let executable = resolved.deletingLastPathComponent()
+        let privateDirectory = executable.appendingPathComponent("../lib/" + resolved.lastPathComponent)
+        let source = (searchDirectories ?? [executable, privateDirectory, executable.appendingPathComponent("../lib")])
             .map { $0.appendingPathComponent(libraryName).standardizedFileURL.path }
             .first { FileManager.default.fileExists(atPath: $0) }
         guard let source else { return nil }

@@ -6,9 +6,17 @@ extension WebKitView {
     /// `webkit_web_view_get_snapshot` of the visible region, written with `cairo_surface_write_to_png_stream`
     /// (see ``writePNG(_:to:)``). Settles with an error when WebKit cannot produce one (the view closed, its web process died).
     func snapshotPNG(to path: String) async throws(ShellError) {
+        try await snapshot { surface -> Result<Void, ShellError> in
+            Result { () throws(ShellError) in try writePNG(surface, to: path) }
+        }
+    }
+
+    /// A `webkit_web_view_get_snapshot` of the visible region, handed to `read` (on the loop) and
+    /// destroyed after it.
+    func snapshot<T: Sendable>(_ read: @escaping @EngineActor (OpaquePointer) -> Result<T, ShellError>) async throws(ShellError) -> T {
         guard !isClosed else { throw .viewClosed }
         let view = self.view
-        let result: Result<Void, ShellError> = await withCheckedContinuation { continuation in
+        let result: Result<T, ShellError> = await withCheckedContinuation { continuation in
             let completion = AsyncCallCompletion { _, asyncResult in
                 var error: UnsafeMutablePointer<GError>?
                 guard let surface = webkit_web_view_get_snapshot_finish(view, asyncResult, &error) else {
@@ -18,12 +26,12 @@ extension WebKitView {
                     return
                 }
                 defer { cairo_surface_destroy(surface) }
-                continuation.resume(returning: Result<Void, ShellError> { () throws(ShellError) in try writePNG(surface, to: path) })
+                continuation.resume(returning: read(surface))
             }
             webkit_web_view_get_snapshot(view, WEBKIT_SNAPSHOT_REGION_VISIBLE, WEBKIT_SNAPSHOT_OPTIONS_NONE, nil,
                                          asyncCallReady, completion.retainedUserData())
         }
-        try result.get()
+        return try result.get()
     }
 }
 

@@ -77,7 +77,9 @@ struct RunCommandLineTests {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
-        let run = try await CommandLineRun.run(["--url", "pages/demo/index.html", "--exit-after", "load"], environment: environment)
+        // --display current: without it, hybrid-run starts a private Xvfb (VirtualDisplayCommandLineTests).
+        let run = try await CommandLineRun.run(["--url", "pages/demo/index.html", "--exit-after", "load", "--display", "current"],
+                                               environment: environment)
         #expect(run.status == 2)
         #expect(run.stderr.contains("xvfb-run -a"))
         #expect(run.stderr.split(separator: "\n").count == 1)
