@@ -39,7 +39,7 @@ public final class AutomationHost {
     /// on SIGINT/SIGTERM (success), or with an error: no `WEBKIT_INSPECTOR_SERVER` (usage: this
     /// process was not started by a WebDriver), no display, or no session within
     /// ``AutomationOptions/sessionStartTimeout`` (timeout).
-    public func run() async -> AutomationOutcome {
+    package func run() async -> AutomationOutcome {
         guard WebContext.automationServerAddress != nil else {
             if let refusal = options.refusal { return .refused(refusal) }
             return .notStartedByWebDriver

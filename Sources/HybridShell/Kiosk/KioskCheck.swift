@@ -5,7 +5,7 @@ import HybridShellWebKit
 /// effect — by asking GDK about the window, by feeding the view synthesized input, and by letting
 /// the page try what the profile forbids.
 @EngineActor
-public final class KioskCheck {
+package final class KioskCheck {
     public struct Row: Sendable, Equatable {
         public let setting: String
         public let passed: Bool

@@ -4,7 +4,7 @@ import HybridShellWebKit
 
 extension KioskHost {
     /// The answer to one `hybrid-run ctl` request, as a reply line.
-    public func answer(_ request: ControlRequest) async -> (ok: Bool, line: String) {
+    package func answer(_ request: ControlRequest) async -> (ok: Bool, line: String) {
         switch request {
         case .status:
             return (true, ControlReply.ok(status))

@@ -20,7 +20,7 @@ public struct KioskProfile: Sendable {
     public var fullscreen = true
     public var decorated = false
     /// Shown behind and before the page (`#rrggbb`): no white flash on start or reload.
-    public var background = KioskColor(red: 0, green: 0, blue: 0)
+    package var background = KioskColor(red: 0, green: 0, blue: 0)
     public var cursor = Cursor.hidden
     public var contextMenu = false
     public var zoom = false
@@ -65,7 +65,7 @@ public struct KioskProfile: Sendable {
 }
 
 /// An sRGB colour parsed from `#rgb` or `#rrggbb`.
-public struct KioskColor: Sendable, Equatable, CustomStringConvertible {
+package struct KioskColor: Sendable, Equatable, CustomStringConvertible {
     public var red: Double
     public var green: Double
     public var blue: Double

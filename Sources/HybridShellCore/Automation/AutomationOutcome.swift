@@ -1,5 +1,5 @@
 /// How a WebDriver session served by ``AutomationHost`` ended.
-public enum AutomationOutcome: Sendable, Equatable {
+package enum AutomationOutcome: Sendable, Equatable {
     /// The client ended the session (or disconnected), or SIGINT/SIGTERM arrived.
     case ended
     /// No WebDriver started this process (`WEBKIT_INSPECTOR_SERVER` is not set).

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The raw system calls of the control socket's server and client, wrapped in one place.
-public enum UnixSocketCalls {
+package enum UnixSocketCalls {
     /// The longest path a `sockaddr_un` holds: 108 bytes of `sun_path`, less the final NUL.
     public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 

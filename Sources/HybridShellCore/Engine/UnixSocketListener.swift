@@ -9,7 +9,7 @@ import Glibc
 /// ``maximumRequestLength`` bytes; the reply is one line too, after which the connection closes.
 /// Accepting, reading and writing all wait on the loop's own poll (`g_unix_fd_add_full`).
 @EngineActor
-public final class UnixSocketListener {
+package final class UnixSocketListener {
     /// Sends one line (without "\n") as the reply, then closes the connection. Later calls do
     /// nothing; so does a call after the client has gone or the listener was closed.
     public typealias Reply = @EngineActor (String) -> Void

@@ -2,7 +2,7 @@ internal import CGLib
 
 /// SIGINT and SIGTERM delivered on the GLib main loop (`g_unix_signal_add`), so a command can shut
 /// down cleanly instead of being killed mid-write.
-public enum TerminationSignals {
+package enum TerminationSignals {
     /// Calls `handler` with the signal number each time SIGINT or SIGTERM arrives. The handlers
     /// live as long as the process.
     ///

@@ -6,7 +6,7 @@
 ///
 /// The static functions build reply lines (the kiosk's side); `init(parsing:)` reads one (the
 /// client's side).
-public struct ControlReply: Sendable, Equatable {
+package struct ControlReply: Sendable, Equatable {
     /// Whether the kiosk did what was asked.
     public let ok: Bool
     /// Why not, when `ok` is false and the kiosk said (its `error` member).

@@ -8,7 +8,7 @@
 /// The argument of `screenshot` is the rest of the line, so a path may contain spaces without
 /// quoting (only its leading and trailing spaces and tabs are dropped). A URL has no spaces, so
 /// `open` takes exactly one word.
-public enum ControlRequest: Equatable, Sendable {
+package enum ControlRequest: Equatable, Sendable {
     /// Report the kiosk's state.
     case status
     /// Load this URL.

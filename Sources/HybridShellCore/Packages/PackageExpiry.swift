@@ -4,7 +4,7 @@ import Foundation
 /// (`2027-01-31T12:00:00Z`) or a bare date (`2027-01-31`), which means the end of that day in UTC
 /// (23:59:59Z) — a package "valid until the 31st" stays valid through the 31st. A date already past
 /// is refused: the package or index would be refused by every installer the moment it is made.
-public enum PackageExpiry {
+package enum PackageExpiry {
     /// The expiry instant `text` names, or why it cannot be one.
     public static func parse(_ text: String, now: Date = Date()) throws(PackageError) -> Date {
         let formatter = ISO8601DateFormatter()

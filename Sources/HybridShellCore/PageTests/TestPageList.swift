@@ -3,7 +3,7 @@ import Foundation
 /// Turns `hybrid-run test` arguments into the pages to run: files, directories (every `.html`
 /// below them, outside hidden folders and `node_modules`), shell-style globs and URLs; sorted by
 /// name, without duplicates, so every run and every shard sees the same order.
-public struct TestPageList: Sendable {
+package struct TestPageList: Sendable {
     public let workingDirectory: String
     /// What exists at an absolute path; injected so tests need no disk.
     public var fileKind: @Sendable (String) -> PageLocation.FileKind?

@@ -4,7 +4,7 @@
 /// run passes with no tests). The summary line, list/dot, TAP, JUnit and JSON report exactly these:
 /// TAP and JUnit give each such page one entry of its own (TAP `not ok`/`# SKIP`, JUnit a testcase
 /// named after the page), so their totals are ``tests`` + ``pageEntries``.
-public struct TestRunCounts: Sendable, Equatable {
+package struct TestRunCounts: Sendable, Equatable {
     public var passed = 0
     public var failed = 0
     public var skipped = 0

@@ -1,5 +1,5 @@
 /// Why a test run stopped before every page ran; the pages it did not finish are `cancelled`.
-public enum TestRunInterruption: Sendable, Equatable {
+package enum TestRunInterruption: Sendable, Equatable {
     /// `--max-failures N` failed tests were reached.
     case maxFailures(Int)
     /// `--global-timeout` passed.

@@ -15,7 +15,7 @@ public final class TestScheduler {
     private var next = 0
     private var results: [PageTestResult?]
     private var failedTests = 0
-    public private(set) var interruption: TestRunInterruption?
+    package private(set) var interruption: TestRunInterruption?
 
     public init(pages: [TestPage], workers: Int, retries: Int, maxFailures: Int?, executor: PageTestExecutor) {
         self.pages = pages
@@ -35,7 +35,7 @@ public final class TestScheduler {
     }
 
     /// Stops handing out pages and ends the running ones (`--global-timeout`, a signal).
-    public func interrupt(_ reason: TestRunInterruption) {
+    package func interrupt(_ reason: TestRunInterruption) {
         guard interruption == nil else { return }
         interruption = reason
         executor.cancelAll(reason: reason.message)

@@ -1,6 +1,6 @@
 /// `--shard I/N`: the I-th of N deterministic slices of the sorted page list (pages I, I+N, I+2N, …
 /// counting from 1), so shards stay balanced as pages are added.
-public struct TestShard: Sendable, Equatable {
+package struct TestShard: Sendable, Equatable {
     public let index: Int
     public let count: Int
 
