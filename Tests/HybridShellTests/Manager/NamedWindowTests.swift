@@ -37,11 +37,15 @@ struct NamedWindowTests {
         let opener = try manager.open(WebRoute(Self.page + "?role=opener"))
         _ = try await PageEventExpectation.loadFinished(opener.view).value(timeout: .seconds(30), "the opener")
         let requested = newWindow(opener.view)
+        // Watch the popup's load from the moment it is pushed: it can finish loading before this
+        // task resumes from the new-window event, and an expectation made then would wait for ever.
+        var firstLoad: PageEventExpectation<Bool>?
+        manager.onPageOpened = { [self] page in firstLoad = loaded(page.view, containing: "first") }
         _ = try await opener.view.evaluateJavaScript("document.getElementById('results').click(); 0")
         #expect(try await requested.value(timeout: .seconds(30), "the new window") == .newPage)
         let popup = try #require(manager.top)
         #expect(popup !== opener)
-        _ = try await loaded(popup.view, containing: "first").value(timeout: .seconds(30), "the named window")
+        _ = try await try #require(firstLoad).value(timeout: .seconds(30), "the named window")
         #expect(try await popup.view.evaluateJavaScript("window.name") == "results")
         #expect(try await popup.view.evaluateJavaScript("window.opener") == .null)
         let second = loaded(popup.view, containing: "second")
