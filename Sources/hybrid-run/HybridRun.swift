@@ -13,7 +13,8 @@ struct HybridRun: CheckedCommand {
             hybrid-run test|kiosk|ctl|package|webdriver|help …
             """,
         discussion: """
-            Runs headless under an X display (Xvfb in CI: xvfb-run -a hybrid-run …). Console messages are \
+            Runs headless under an X display; without DISPLAY it starts a private Xvfb for the run \
+            (--display), so xvfb-run is optional. Console messages are \
             printed to stdout like WebKit's MiniBrowser prints them (url:line:column: CONSOLE LOG text). \
             run is the default subcommand: hybrid-run --url … is hybrid-run run --url ….
 
@@ -26,7 +27,7 @@ struct HybridRun: CheckedCommand {
 
             Other commands: hybrid-run test PAGES… runs test pages; hybrid-run kiosk runs one app full screen; \
             hybrid-run ctl talks to a running kiosk; hybrid-run package makes and installs offline packages; \
-            hybrid-run webdriver serves WebDriver sessions \
+            hybrid-run webdriver serves WebDriver sessions; hybrid-run doctor checks this machine \
             (see hybrid-run help test, or hybrid-run test --help).
             """,
         version: "hybrid-run \(HybridShellVersion.current) (WebKitGTK \(WebContext.engineVersion))"
