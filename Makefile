@@ -21,10 +21,13 @@ APT_PACKAGES += gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 # Media shares (Tests/HybridShellTests/MediaShares/VideoMediaURLTests.swift): gst-launch-1.0 makes an
 # 8 MB clip at run time, big enough that a seek asks the loopback listener for a Range past 0.
 APT_PACKAGES += gstreamer1.0-tools
+# Wayland, natively (Tests/wayland): weston's headless backend with its kiosk shell, and sway's
+# (wlroots) for the kiosk's idle inhibitor, which weston 10 does not offer.
+APT_PACKAGES += weston sway
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test readme-options readme-examples deb deb-check deb-deps
+.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test wayland-test readme-options readme-examples deb deb-check deb-deps
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
@@ -37,7 +40,8 @@ test: deps build vendor bridge-js structure readme-options readme-examples readm
 	@before=$$(pgrep -x WebKitWebProces | sort); \
 	$(XVFB) bash Tests/swift-test.sh --filter ExclusiveTests --no-parallel && \
 	$(XVFB) bash Tests/swift-test.sh --skip ExclusiveTests && \
-	$(XVFB) $(WEBDRIVER_TEST); status=$$?; \
+	$(XVFB) $(WEBDRIVER_TEST) && \
+	$(WAYLAND_TEST); status=$$?; \
 	for i in $$(seq 50); do \
 		leaked=$$(comm -13 <(echo "$$before") <(pgrep -x WebKitWebProces | sort) | grep . || true); \
 		[ -z "$$leaked" ] && break; sleep 0.2; \
@@ -51,6 +55,12 @@ WEBDRIVER_TEST := timeout --kill-after=20 600 /usr/bin/python3 -W ignore::Resour
 
 webdriver-test: deps build
 	$(XVFB) $(WEBDRIVER_TEST)
+
+# Every mode under headless Wayland compositors (weston, sway), no X server: Tests/wayland.
+WAYLAND_TEST := timeout --kill-after=20 300 /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/wayland -p 'test_*.py' -v
+
+wayland-test: deps build
+	$(WAYLAND_TEST)
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

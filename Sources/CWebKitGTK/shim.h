@@ -7,6 +7,7 @@
 #include <glib-unix.h>
 #include <libsoup/soup.h>
 #include <gdk/gdkx.h>
+#include "wayland_idle.h"
 #include <gio/gunixinputstream.h>
 #include <sys/prctl.h>
 

@@ -89,7 +89,7 @@ struct HybridRunKiosk: CheckedCommand {
     @Flag(name: .long, help: "On an idle reset, also clear cookies and storage.")
     var idleClearData = false
 
-    @Flag(name: .long, help: "Let the screen saver and DPMS blank the screen (they are held off by default).")
+    @Flag(name: .long, help: "Let the screen blank (held off by default: X11 screen-saver and DPMS timers reset, or a Wayland idle inhibitor).")
     var allowScreensaver = false
 
     @Option(name: .long, help: ArgumentHelp("Kill and recover a web process above this many MiB. Example: --memory-limit 1024", valueName: "MiB"))

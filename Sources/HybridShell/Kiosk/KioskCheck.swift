@@ -172,9 +172,14 @@ package final class KioskCheck {
 
         rows.append(Row(setting: "idle reset", passed: true,
                         detail: profile.idleReset.map { "home after \($0.secondsText) without input\(profile.idleClearData ? ", data cleared" : "")" } ?? "off"))
-        if profile.inhibitScreenSaver {
-            rows.append(Row(setting: "screen kept on", passed: host.keepsScreenOn,
-                            detail: host.keepsScreenOn ? "X11 screen saver and DPMS timers reset every 30 s" : "unavailable (not an X11 display)"))
+        switch host.screenKeptOn {
+        case nil: break
+        case .resetTimers?:
+            rows.append(Row(setting: "screen kept on", passed: true, detail: "X11 screen saver and DPMS timers reset every 30 s"))
+        case .compositorInhibitor?:
+            rows.append(Row(setting: "screen kept on", passed: true, detail: "Wayland idle inhibitor (zwp_idle_inhibit_manager_v1)"))
+        case .unavailable(let reason)?:
+            rows.append(Row(setting: "screen kept on", passed: false, detail: "unavailable: \(reason)"))
         }
         rows.append(Row(setting: "memory limit", passed: true,
                         detail: profile.memoryLimitMiB.map { "web process killed above \($0) MiB, then recovered" } ?? "none"))

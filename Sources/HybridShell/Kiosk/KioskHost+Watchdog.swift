@@ -99,11 +99,15 @@ extension KioskHost {
         }
     }
 
-    /// Whether the screen is kept on (X11: the screen saver and DPMS timers are reset every 30 s).
-    var keepsScreenOn: Bool { profile.inhibitScreenSaver && ScreenSaver.canBeReset }
+    /// How the screen is kept on (X11: the screen saver and DPMS timers are reset every 30 s;
+    /// Wayland: the compositor's idle inhibitor, held while the window is shown); nil when the
+    /// profile lets the screen sleep.
+    var screenKeptOn: ScreenSaver.KeepOn? { profile.inhibitScreenSaver ? screenKeepOn : nil }
 
     func keepScreenOn() {
-        guard keepsScreenOn else { return }
+        guard profile.inhibitScreenSaver, let view = page?.view else { return }
+        if screenKeepOn == nil { screenKeepOn = ScreenSaver.keepOn(showing: view) }
+        guard screenKeepOn == .resetTimers else { return }
         ScreenSaver.reset()
         screenSaverTimer = LoopTimer(after: .seconds(30)) { [weak self] in self?.keepScreenOn() }
     }

@@ -46,6 +46,7 @@ public final class KioskHost: PageDelegate {
     private var retryTimer: LoopTimer?
     private var loadRetries = 0
     var screenSaverTimer: LoopTimer?
+    var screenKeepOn: ScreenSaver.KeepOn?
     private var tokens: [ObservationToken] = []
 
     enum HeartbeatState {

@@ -9,8 +9,11 @@ enum WebKitEnvironment {
         // turns the bridge off quietly.
         setenv("WEBKIT_A11Y_BUS_ADDRESS", "", 0)
         setenv("NO_AT_BRIDGE", "1", 0)
-        // WebKitGTK 4.1 is an X11 program here; a stray WAYLAND_DISPLAY must not win.
-        setenv("GDK_BACKEND", "x11", 0)
+        // The session's own backend (Wayland when there is a Wayland display), unless the user
+        // chose one; GTK would otherwise try Wayland even where WAYLAND_DISPLAY is unset.
+        if let backend = DisplayBackend.choose(environment: ProcessInfo.processInfo.environment).backend {
+            setenv("GDK_BACKEND", backend.rawValue, 0)
+        }
     }
 
     /// Headless tuning, measured on Xvfb (see bench/README.md): the DMA-BUF renderer cannot use

@@ -45,6 +45,8 @@ final class VirtualDisplay: Sendable {
         let server = try start(path: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", timeout: timeout)
         setenv("DISPLAY", server.display, 1)
         setenv("XAUTHORITY", server.authorityFile, 1)
+        // A private X server is drawn on through X11, whatever Wayland display the session has.
+        setenv("GDK_BACKEND", "x11", 1)
         active.withLock { $0 = server }
         atexit { VirtualDisplay.stopActive() }
     }

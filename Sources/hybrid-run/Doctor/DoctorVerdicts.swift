@@ -1,3 +1,5 @@
+import HybridShell
+
 /// The judgement of `hybrid-run doctor`: facts in, one ``DoctorCheck`` per concern out. Pure, so
 /// each verdict is unit-tested with made-up facts (DoctorVerdictsTests).
 enum DoctorVerdicts {
@@ -19,22 +21,29 @@ enum DoctorVerdicts {
     }
 
     static func display(_ display: DoctorFacts.Display) -> DoctorCheck {
-        let backend = display.gdkBackend.map { "GDK_BACKEND=\($0)" } ?? "X11, hybrid-run's default (GDK_BACKEND unset)"
+        var environment: [String: String] = [:]
+        environment["DISPLAY"] = display.x11
+        environment["WAYLAND_DISPLAY"] = display.wayland
+        environment["GDK_BACKEND"] = display.gdkBackend
+        let (chosen, reason) = DisplayBackend.choose(environment: environment)
+        let backend = chosen.map { "\($0 == .wayland ? "Wayland" : "X11"), from \(reason)" } ?? reason
         if case .failure(let problem) = display.opened {
             return .fail("display", "\(problem.message) (backend: \(backend))",
-                         fix: "check DISPLAY and XAUTHORITY, or run with --display virtual")
+                         fix: chosen == .wayland ? "check WAYLAND_DISPLAY and XDG_RUNTIME_DIR, or run with --display virtual"
+                             : "check DISPLAY and XAUTHORITY, or run with --display virtual")
+        }
+        let wayland = display.wayland.flatMap { $0.isEmpty ? nil : $0 }
+        if let wayland, DisplayBackend.usesWayland(environment: environment) {
+            return .pass("display", "Wayland display \(wayland), drawn on natively (backend: \(backend))")
         }
         if let x11 = display.x11, !x11.isEmpty {
             return .pass("display", "X11 display \(x11) (backend: \(backend))")
         }
-        if let wayland = display.wayland, !wayland.isEmpty, display.gdkBackend?.contains("wayland") == true {
-            return .pass("display", "Wayland display \(wayland) (backend: \(backend))")
-        }
-        let why = display.wayland.map { $0.isEmpty ? "no display" : "Wayland display \($0) without DISPLAY, and GTK is kept on X11" } ?? "no display"
+        let why = wayland.map { "Wayland display \($0), but GTK is kept on X11 by GDK_BACKEND, and no DISPLAY" } ?? "no display"
         guard let xvfb = display.xvfb else {
             return .fail("display", "\(why), and no Xvfb to start a private X server", fix: "apt install xvfb (or run on a display)")
         }
-        return .pass("display", "\(why): each run starts a private X server (\(xvfb), --display virtual; backend: \(backend))")
+        return .pass("display", "\(why): each run starts a private X server (\(xvfb), --display virtual; backend: X11)")
     }
 
     static func webKit(_ version: String) -> DoctorCheck {

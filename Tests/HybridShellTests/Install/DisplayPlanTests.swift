@@ -8,10 +8,12 @@ struct DisplayPlanTests {
         (DisplayChoice.auto, ["DISPLAY": ":0"], DisplayPlan.current),
         (.auto, [:], .virtual),
         (.auto, ["DISPLAY": ""], .virtual),
-        // GTK is kept on X11 (WebKitEnvironment): a Wayland display alone cannot be used…
-        (.auto, ["WAYLAND_DISPLAY": "wayland-0"], .virtual),
-        // …unless GDK_BACKEND lets GTK use it.
+        // The session's Wayland display is used natively (DisplayBackend)…
+        (.auto, ["WAYLAND_DISPLAY": "wayland-0"], .current),
         (.auto, ["WAYLAND_DISPLAY": "wayland-0", "GDK_BACKEND": "wayland"], .current),
+        (.auto, ["WAYLAND_DISPLAY": "wayland-0", "GDK_BACKEND": "wayland,x11"], .current),
+        // …unless the user keeps GTK on X11, which has no display here.
+        (.auto, ["WAYLAND_DISPLAY": "wayland-0", "GDK_BACKEND": "x11"], .virtual),
         (.current, [:], .current),
         (.virtual, ["DISPLAY": ":0"], .virtual),
     ])

@@ -10,7 +10,11 @@ struct DoctorVerdictsTests {
     @Test(arguments: [
         (Display(x11: ":0"), DoctorCheck.Status.pass, "X11 display :0"),
         (Display(wayland: "wayland-0", gdkBackend: "wayland"), .pass, "Wayland display wayland-0"),
-        (Display(wayland: "wayland-0", xvfb: "/usr/bin/Xvfb"), .pass, "GTK is kept on X11"),
+        // The session's Wayland display is used natively, even beside Xwayland's DISPLAY…
+        (Display(wayland: "wayland-0"), .pass, "Wayland, from the session's Wayland display wayland-0"),
+        (Display(x11: ":0", wayland: "wayland-0"), .pass, "drawn on natively"),
+        // …unless GDK_BACKEND keeps GTK on X11.
+        (Display(wayland: "wayland-0", gdkBackend: "x11", xvfb: "/usr/bin/Xvfb"), .pass, "GTK is kept on X11"),
         (Display(xvfb: "/usr/bin/Xvfb"), .pass, "private X server"),
         (Display(), .fail, "no Xvfb"),
         (Display(x11: ":9", opened: .failure(.init("cannot open X display ':9'"))), .fail, "cannot open"),
