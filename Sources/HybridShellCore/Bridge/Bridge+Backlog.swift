@@ -19,35 +19,12 @@ enum BacklogEntry {
 }
 
 extension Bridge {
-    /// The start of this main-loop turn's dispatching. It is cleared by a job that runs in the
-    /// executor's next dispatch, that is once GLib has served its other sources.
-    func turnStart() -> ContinuousClock.Instant {
-        if let turnStarted { return turnStarted }
-        let now = ContinuousClock.now
-        timedTurn = (EngineActor.turn, now)
-        return now
-    }
-
-    /// When this main-loop turn's timing started; nil when this turn is not timed.
-    var turnStarted: ContinuousClock.Instant? {
-        guard let timedTurn, timedTurn.turn == EngineActor.turn else { return nil }
-        return timedTurn.started
-    }
-
-    /// Whether this turn's dispatch budget is spent. Only turns that dispatch much are timed: a
-    /// large post, or posts arriving back to back (WebKit hands over every post that arrived in
-    /// one go); a lone small post, the common `await call`, costs no bookkeeping.
-    func overTurnBudget() -> Bool {
-        guard let turnStarted else { return false }
-        return ContinuousClock.now - turnStarted > configuration.dispatchSlice
-    }
-
     /// Once this turn's budget is spent, or while earlier posts wait, a post waits unread for a
     /// later turn, in order.
     func deferIfBusy(_ text: String, _ reply: ScriptMessageReply, _ transport: PostTransport, _ arrived: ContinuousClock.Instant) -> Bool {
         guard let session, !session.isEnded, session.allowed else { return false }
-        if turnStarted == nil, let lastPostDone, arrived - lastPostDone < .microseconds(200) { _ = turnStart() }
-        guard !session.backlog.isEmpty || overTurnBudget() else { return false }
+        budget.noteArrival(arrived)
+        guard !session.backlog.isEmpty || budget.isSpent(configuration.dispatchSlice) else { return false }
         session.backlog.append(.unread(text: text, reply: reply, transport: transport, arrived: arrived))
         scheduleDrain(session)
         return true

@@ -11,12 +11,12 @@ extension Bridge {
     func dispatch(_ frames: [InboundFrame], in session: BridgeSession, reply: ScriptMessageReply?,
                   arrived: ContinuousClock.Instant, size: Int) {
         let work = prepare(frames, in: session, reply: reply, arrived: arrived)
-        guard session.backlog.isEmpty, !overTurnBudget() else {
+        guard session.backlog.isEmpty, !budget.isSpent(configuration.dispatchSlice) else {
             session.backlog.append(.frames(work))
             scheduleDrain(session)
             return
         }
-        let sliceStarted = frames.count > 64 ? turnStart() : turnStarted ?? arrived
+        let sliceStarted = frames.count > 64 ? budget.start() : budget.started ?? arrived
         if let rest = dispatchSlice(work, in: session, sliceStarted: sliceStarted) {
             session.backlog.insert(.frames(rest), at: 0)
             scheduleDrain(session)
@@ -105,7 +105,8 @@ extension Bridge {
     /// asynchronous handler will answer later (through `heldReply` if given, else a push).
     private func startCall(id: Int, name: String, data: RawJSON, dialect: BridgeDialect, session: BridgeSession,
                            arrived: ContinuousClock.Instant, heldReply: ScriptMessageReply?) -> Result<RawJSON, BridgeError>? {
-        if let builtin = dsbridgeBuiltin(name, data, dialect: dialect, session: session) {
+        // A dialect's own methods (dsbridge's `_dsb.*`) are answered by the dialect.
+        if dialect == .dsbridge, let builtin = dsbridge.builtin(name, data, session: session) {
             record(session, name, id, data, arrived, builtin)
             return builtin
         }

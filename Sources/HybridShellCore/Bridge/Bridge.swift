@@ -32,12 +32,12 @@ public final class Bridge {
     private var nextObserverID = 0
     /// Writes a JSONL transcript of every message, when set (`--bridge-log`).
     public var transcript: BridgeTranscript?
-    /// A WebViewJavascriptBridge queue ping came before any session; fetch when one is ready.
-    var wvjbFetchPending = false
-    /// The main-loop turn whose dispatch is being timed, and when its timing started.
-    var timedTurn: (turn: UInt64, started: ContinuousClock.Instant)?
-    /// When the last post was handled (a post right after it belongs to the same burst).
-    var lastPostDone: ContinuousClock.Instant?
+    /// What dsbridge.js and WebViewJavascriptBridge do differently from the frames every dialect
+    /// shares: their own transports and built-ins, with their own state.
+    private(set) var dsbridge: DSBridgeDialect!
+    private(set) var wvjb: WVJBDialect!
+    /// This main-loop turn's dispatch time (Bridge+Backlog.swift).
+    var budget = TurnBudget()
 
     static let world = "hybridshell"
     static let handlerName = "hybridshell"
@@ -62,7 +62,10 @@ public final class Bridge {
             view.addUserScript(UserScript(source: BridgeScripts.page, injectionTime: .documentStart, frames: .topFrameOnly))
         }
         view.observe { [weak self] event in self?.pageEvent(event) }
-        installDialectTransports(on: view)
+        dsbridge = DSBridgeDialect(bridge: self)
+        wvjb = WVJBDialect(bridge: self)
+        dsbridge.install(on: view)
+        wvjb.install(on: view)
     }
 
     /// The current document's session, if its handshake completed.
@@ -126,7 +129,7 @@ public final class Bridge {
         }
         // In a flood, posts wait (unread) for a later main-loop turn; see Bridge+Backlog.swift.
         if deferIfBusy(message.body, reply, transport, arrived) || readOffThread(message.body, reply, transport, arrived) { return }
-        defer { lastPostDone = ContinuousClock.now }
+        defer { budget.notePostDone() }
         guard let (post, session) = readPost(message.body, reply, transport) else { return }
         dispatch(post.frames, in: session, reply: reply, arrived: arrived, size: message.body.utf8.count)
     }
@@ -198,9 +201,6 @@ public final class Bridge {
         let waiting = waitingForReady
         waitingForReady.removeAll()
         for send in waiting { send(newSession) }
-        if wvjbFetchPending || newSession.wvjbFetchPending {
-            wvjbFetchPending = false
-            fetchWVJBQueue()
-        }
+        wvjb.sessionReady()
     }
 }

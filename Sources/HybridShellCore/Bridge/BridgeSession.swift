@@ -19,16 +19,12 @@ final class BridgeSession {
     /// Down-frames waiting for the next push.
     var outbox: [String] = []
     var flushScheduled = false
-    /// A WebViewJavascriptBridge queue ping arrived before the session was usable.
-    var wvjbFetchPending = false
     /// Calls of posts still waiting for their dispatch slice (counted against the in-flight cap).
     var queuedCalls = 0
     /// Posts, or the rest of one, waiting for a later main-loop turn, in arrival order.
     var backlog: [BacklogEntry] = []
     /// The main-loop source that runs the next slice of the backlog, while one is scheduled.
     var drainTimer: LoopTimer?
-    /// False after dsbridge's `_dsb.disableJavascriptDialogBlock(true)`: dialogs answer at once.
-    var dialogsBlock = true
 
     init(id: String, secret: String, origin: String, url: String, allowed: Bool, directDelivery: Bool = false) {
         self.id = id

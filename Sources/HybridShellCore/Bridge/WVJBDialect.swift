@@ -1,20 +1,43 @@
-extension Bridge {
+/// WebViewJavascriptBridge on a ``Bridge``: its signalling URLs and its message queue, read from
+/// the top document and answered through `_handleMessageFromObjC`.
+@EngineActor
+final class WVJBDialect {
+    private unowned let bridge: Bridge
+    /// A queue ping came before any session; fetch when one is ready.
+    private var fetchPending = false
+
+    init(bridge: Bridge) {
+        self.bridge = bridge
+    }
+
+    /// Decides navigations before the page's policy: the signalling URLs never load.
+    func install(on view: any BridgeEngine) {
+        view.addNavigationDecider { [weak self] action in self?.navigation(action) }
+    }
+
+    /// A session became ready: a ping that came before it is answered now.
+    func sessionReady() {
+        guard fetchPending else { return }
+        fetchPending = false
+        fetchQueue()
+    }
+
     /// WebViewJavascriptBridge's URLs (`https://__wvjb_queue_message__`, `…__bridge_loaded__`, and the
     /// `wvjbscheme://` forms) never load. A queue ping makes native read the *top document's* queue
     /// — the ping itself carries no caller, so that is all an iframe could ever cause.
-    func wvjbNavigation(_ action: NavigationAction) -> NavigationDecision? {
+    func navigation(_ action: NavigationAction) -> NavigationDecision? {
         guard let kind = WVJBURL.kind(action.url) else { return nil }
         switch kind {
         case .bridgeLoaded:
-            if session == nil || session?.isEnded == true { injectNow() }
+            if bridge.session == nil || bridge.session?.isEnded == true { bridge.injectNow() }
         case .queueHasMessage:
-            if let session, !session.isEnded, session.allowed {
-                fetchWVJBQueue()
-            } else if let session, !session.isEnded {
-                transcript?.record(direction: "in", session: session.id, kind: "wvjb-ping", handler: nil, id: nil, size: 0,
+            if let session = bridge.session, !session.isEnded, session.allowed {
+                fetchQueue()
+            } else if let session = bridge.session, !session.isEnded {
+                bridge.transcript?.record(direction: "in", session: session.id, kind: "wvjb-ping", handler: nil, id: nil, size: 0,
                                    latency: nil, outcome: "denied")
             } else {
-                wvjbFetchPending = true
+                fetchPending = true
             }
         }
         return .cancel
@@ -22,33 +45,33 @@ extension Bridge {
 
     /// Reads `WebViewJavascriptBridge._fetchQueue()` in the top document and answers each message
     /// through `WebViewJavascriptBridge._handleMessageFromObjC` (values passed as typed arguments).
-    func fetchWVJBQueue() {
-        guard let engine, let session else { return }
+    func fetchQueue() {
+        guard let engine = bridge.engine, let session = bridge.session else { return }
         Task { @EngineActor [weak self] in
             let queue = try? await engine.evaluateJavaScript(
                 "(window.WebViewJavascriptBridge && typeof WebViewJavascriptBridge._fetchQueue === 'function') ? WebViewJavascriptBridge._fetchQueue() : '[]'",
                 in: .page, sourceURL: nil)
-            guard let self, self.session === session, !session.isEnded, let text = queue?.stringValue else { return }
-            self.handleWVJBQueue(text, session: session)
+            guard let self, self.bridge.session === session, !session.isEnded, let text = queue?.stringValue else { return }
+            self.handleQueue(text, session: session)
         }
     }
 
     /// Handles each message of a fetched queue on its own: a malformed, too large or too deep
     /// message gets its own error (through its callback when it has one) and a transcript entry,
     /// and never takes its valid neighbours down.
-    func handleWVJBQueue(_ text: String, session: BridgeSession) {
+    func handleQueue(_ text: String, session: BridgeSession) {
         let messages: [Substring]
         do {
             messages = try ShallowJSON.elements(ofArray: text)
         } catch {
-            transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: nil, id: nil,
+            bridge.transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: nil, id: nil,
                                size: text.utf8.count, latency: nil, outcome: "INVALID_MESSAGE: the queue is not a JSON array: \(error)")
             return
         }
-        for message in messages { handleWVJBMessage(message, session: session) }
+        for message in messages { handleMessage(message, session: session) }
     }
 
-    private func handleWVJBMessage(_ message: Substring, session: BridgeSession) {
+    private func handleMessage(_ message: Substring, session: BridgeSession) {
         let arrived = ContinuousClock.now
         // Found without validating the message, so that even a malformed one can be answered.
         let shallow = (try? ShallowJSON.members(ofObject: String(message))) ?? []
@@ -64,16 +87,17 @@ extension Bridge {
         if callbackID == nil, scalar("responseId") != nil { return }
         var data = RawJSON.null
         let respond: (Result<RawJSON, BridgeError>) -> Void = { [weak self] result in
-            guard let self, !session.isEnded, self.session === session else { return }
-            let checked = self.checkedResult(result)
+            guard let self, !session.isEnded, self.bridge.session === session else { return }
+            let bridge = self.bridge
+            let checked = bridge.checkedResult(result)
             let outcome: String
             switch checked {
             case .success: outcome = "ok"
             case .failure(let error): outcome = error.code.rawValue
             }
-            self.transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: name, id: nil,
+            bridge.transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: name, id: nil,
                                     size: data.text.utf8.count, latency: ContinuousClock.now - arrived, outcome: outcome)
-            guard let callbackID, let engine = self.engine else { return }
+            guard let callbackID, let engine = bridge.engine else { return }
             let responseData: String
             switch checked {
             case .success(let value): responseData = value.text
@@ -86,7 +110,7 @@ extension Bridge {
             }
         }
         let members: [String: RawJSON]
-        switch legacyMembers(message) {
+        switch bridge.legacyMembers(message) {
         case .success(let value): members = value
         case .failure(let error):
             respond(.failure(error))
@@ -98,7 +122,7 @@ extension Bridge {
             return
         }
         let handler: BridgeHandler
-        switch handlers.resolve(name, origin: session.origin) {
+        switch bridge.handlers.resolve(name, origin: session.origin) {
         case .success(let found): handler = found
         case .failure(let error): respond(.failure(error)); return
         }
