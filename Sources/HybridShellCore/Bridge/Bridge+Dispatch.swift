@@ -177,14 +177,7 @@ extension Bridge {
 
     private func record(_ session: BridgeSession, _ name: String, _ id: Int, _ data: RawJSON,
                         _ arrived: ContinuousClock.Instant, _ result: Result<RawJSON, BridgeError>) {
-        guard let transcript else { return }
-        let outcome: String
-        switch result {
-        case .success: outcome = "ok"
-        case .failure(let error): outcome = error.code.rawValue
-        }
-        transcript.record(direction: "in", session: session.id, kind: "call", handler: name, id: id,
-                          size: data.utf8Count, latency: ContinuousClock.now - arrived, outcome: outcome)
+        transcript?.recordCall(kind: "call", session: session.id, handler: name, id: id, size: data.utf8Count, arrived: arrived, result)
     }
 }
 

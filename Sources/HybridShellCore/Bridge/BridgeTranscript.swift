@@ -30,4 +30,16 @@ public final class BridgeTranscript {
         if let latency { entry["latency_ms"] = .number((latency.milliseconds * 1000).rounded() / 1000) }
         output.write(JSONValue.object(entry).jsonText)
     }
+
+    /// A page → native call's outcome (`ok` or the error's code), with its latency since `arrived`.
+    func recordCall(kind: String, session: String, handler: String?, id: Int? = nil, size: Int,
+                    arrived: ContinuousClock.Instant, _ result: Result<RawJSON, BridgeError>) {
+        let outcome: String
+        switch result {
+        case .success: outcome = "ok"
+        case .failure(let error): outcome = error.code.rawValue
+        }
+        record(direction: "in", session: session, kind: kind, handler: handler, id: id, size: size,
+               latency: ContinuousClock.now - arrived, outcome: outcome)
+    }
 }

@@ -159,21 +159,16 @@ final class DSBridgeDialect {
     /// necessarily the top document — is recorded without a session, as `caller: "unattributed"`.
     private func refuseDSBridge(_ method: String?, _ dialog: ScriptDialog, _ responder: DialogResponder, _ error: BridgeError,
                                 fromSession: Bool) {
-        bridge.transcript?.record(direction: "in", session: fromSession ? bridge.session?.id : nil, kind: "dsbridge-sync", handler: method, id: nil,
-                           size: dialog.defaultText?.utf8.count ?? 0, latency: nil,
-                           outcome: error.code == .denied ? "denied" : error.code.rawValue, caller: fromSession ? nil : "unattributed")
+        bridge.transcript?.record(direction: "in", session: fromSession ? bridge.session?.id : nil, kind: "dsbridge-sync", handler: method,
+                                  id: nil, size: dialog.defaultText?.utf8.count ?? 0, latency: nil,
+                                  outcome: error.code == .denied ? "denied" : error.code.rawValue, caller: fromSession ? nil : "unattributed")
         responder.answer(.prompt(DSBridgeAnswer.failure(error)))
     }
 
     private func recordDSBridge(_ session: BridgeSession, _ method: String, _ data: RawJSON,
                                 _ arrived: ContinuousClock.Instant, _ result: Result<RawJSON, BridgeError>) {
-        let outcome: String
-        switch result {
-        case .success: outcome = "ok"
-        case .failure(let error): outcome = error.code.rawValue
-        }
-        bridge.transcript?.record(direction: "in", session: session.id, kind: "dsbridge-sync", handler: method, id: nil,
-                           size: data.text.utf8.count, latency: ContinuousClock.now - arrived, outcome: outcome)
+        bridge.transcript?.recordCall(kind: "dsbridge-sync", session: session.id, handler: method, size: data.text.utf8.count,
+                                      arrived: arrived, result)
     }
 }
 

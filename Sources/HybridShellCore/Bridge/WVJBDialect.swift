@@ -90,13 +90,8 @@ final class WVJBDialect {
             guard let self, !session.isEnded, self.bridge.session === session else { return }
             let bridge = self.bridge
             let checked = bridge.checkedResult(result)
-            let outcome: String
-            switch checked {
-            case .success: outcome = "ok"
-            case .failure(let error): outcome = error.code.rawValue
-            }
-            bridge.transcript?.record(direction: "in", session: session.id, kind: "wvjb-queue", handler: name, id: nil,
-                                    size: data.text.utf8.count, latency: ContinuousClock.now - arrived, outcome: outcome)
+            bridge.transcript?.recordCall(kind: "wvjb-queue", session: session.id, handler: name, size: data.text.utf8.count,
+                                          arrived: arrived, checked)
             guard let callbackID, let engine = bridge.engine else { return }
             let responseData: String
             switch checked {
