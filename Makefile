@@ -27,7 +27,7 @@ APT_PACKAGES += weston sway
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test wayland-test readme-options readme-examples deb deb-check deb-deps
+.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test wayland-test readme-options readme-examples deb deb-check deb-install-check deb-deps
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
@@ -128,6 +128,11 @@ deb: deb-deps
 
 deb-check: deb-deps
 	bash Tests/deb-check.sh
+
+# Installs the package on this machine with apt-get, runs it with no Swift and no DISPLAY, purges it
+# and checks nothing is left (Tests/deb-install-check.sh; root, on a throwaway machine).
+deb-install-check: deb
+	bash Tests/deb-install-check.sh
 
 bench: deps release vendor
 	$(MAKE) -C bench/c
