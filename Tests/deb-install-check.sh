@@ -30,11 +30,11 @@ grep -q 'CONSOLE LOG installed page 2' <<<"$OUTPUT" || fail "no console line: $O
 "${CLEAN[@]}" man -w hybrid-run | grep -q '/usr/share/man/man1/hybrid-run.1.gz' || fail "man hybrid-run finds no page"
 "${CLEAN[@]}" MANWIDTH=80 man hybrid-run-test 2>/dev/null | grep -q 'hybrid-run test' || fail "man hybrid-run-test"
 "${CLEAN[@]}" hybrid-run doctor || fail "doctor reported a failure"
-FILES=$(dpkg -L hybrid-run | while read -r path; do [ -f "$path" ] && echo "$path"; done)
+FILES=$(dpkg -L hybrid-run | while read -r path; do if [ -f "$path" ]; then echo "$path"; fi; done)
 
 "${CLEAN[@]}" apt-get purge -y -q hybrid-run >/tmp/deb-install-check.apt.log 2>&1 \
 	|| { cat /tmp/deb-install-check.apt.log; fail "apt-get purge failed"; }
-left=$(for path in $FILES; do [ -e "$path" ] && echo "$path"; done)
+left=$(for path in $FILES; do if [ -e "$path" ]; then echo "$path"; fi; done)
 [ -z "$left" ] || fail "files left after purge: $left"
 [ ! -e /etc/hybrid-run ] || [ -z "$(ls -A /etc/hybrid-run)" ] || fail "/etc/hybrid-run left after purge"
 awk -v deb="$(basename "$DEB")" -v s="$started" -v i="$installed" -v p="$first_page" 'BEGIN {
