@@ -176,6 +176,7 @@ extension Bridge {
 
     private func record(_ session: BridgeSession, _ name: String, _ id: Int, _ data: RawJSON,
                         _ arrived: ContinuousClock.Instant, _ result: Result<RawJSON, BridgeError>) {
+        onCall?(BridgeCallRecord(handler: name, origin: session.origin, data: data, result: result, latency: ContinuousClock.now - arrived))
         guard let transcript else { return }
         let outcome: String
         switch result {

@@ -32,6 +32,9 @@ public final class Bridge {
     private var nextObserverID = 0
     /// Writes a JSONL transcript of every message, when set (`--bridge-log`).
     public var transcript: BridgeTranscript?
+    /// Told of every page → native call as it finishes, with its data and outcome (`hybrid-run mcp`'s
+    /// `native_calls`).
+    package var onCall: ((BridgeCallRecord) -> Void)?
     /// A WebViewJavascriptBridge queue ping came before any session; fetch when one is ready.
     var wvjbFetchPending = false
     /// The main-loop turn whose dispatch is being timed, and when its timing started.
