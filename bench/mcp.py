@@ -21,23 +21,11 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import start_xvfb, stop  # noqa: E402  (bench/run.py's display helpers)
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 PAGE = os.path.join(ROOT, "pages", "bench", "mcp-1000.html")
-
-
-def start_xvfb():
-    if os.environ.get("DISPLAY"):
-        return None
-    for number in range(90, 140):
-        if not os.path.exists("/tmp/.X%d-lock" % number):
-            server = subprocess.Popen(["Xvfb", ":%d" % number, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and not os.path.exists("/tmp/.X11-unix/X%d" % number):
-                time.sleep(0.05)
-            os.environ["DISPLAY"] = ":%d" % number
-            return server
-    raise SystemExit("bench/mcp.py: no free X display number")
 
 
 class Client:
@@ -89,7 +77,9 @@ def main():
     parser.add_argument("--json", action="store_true", help="one JSON line only")
     options = parser.parse_args()
     binaries = os.path.join(ROOT, ".build", options.build)
-    xvfb = start_xvfb()
+    xvfb = None
+    if not os.environ.get("DISPLAY"):
+        xvfb, os.environ["DISPLAY"] = start_xvfb()
     try:
         stdio = over_stdio(os.path.join(binaries, "hybrid-run"), options.calls)
         line = subprocess.run([os.path.join(binaries, "hybrid-bench"), "agent", PAGE, str(options.calls)],
@@ -97,7 +87,7 @@ def main():
         direct = json.loads(line)
     finally:
         if xvfb:
-            xvfb.terminate()
+            stop(xvfb)
     figures = {"bench": "mcp", "build": options.build, "calls": options.calls, **stdio,
                "evaluate_direct_ms": direct["evaluate_direct_ms"], "evaluate_session_ms": direct["evaluate_session_ms"],
                "snapshot_direct_ms": direct["snapshot_ms"]}

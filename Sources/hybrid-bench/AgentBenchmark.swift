@@ -34,17 +34,9 @@ enum AgentBenchmark {
         }
         let line: JSONValue = [
             "bench": "agent", "calls": .number(Double(count)),
-            "evaluate_direct_ms": .number(median(direct)), "evaluate_session_ms": .number(median(agent)),
-            "snapshot_ms": .number(median(snapshot)), "snapshot_bytes": .number(Double(outlineBytes)),
+            "evaluate_direct_ms": .number(PoolBenchmark.median(direct)), "evaluate_session_ms": .number(PoolBenchmark.median(agent)),
+            "snapshot_ms": .number(PoolBenchmark.median(snapshot)), "snapshot_bytes": .number(Double(outlineBytes)),
         ]
         return line.jsonText
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let middle = sorted.count / 2
-        let value = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        return (value * 1000).rounded() / 1000
     }
 }
