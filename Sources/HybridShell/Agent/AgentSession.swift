@@ -28,6 +28,8 @@ package final class AgentSession {
         let opened = manager.onPageOpened
         manager.onPageOpened = { [weak self] page in
             opened(page)
+            // A page pushed on top (window.open under --new-windows new-page) is the one tools act on now.
+            self?.refs.expire("another page opened on top (\(page.url))")
             self?.watch(page)
         }
         let gaveUp = manager.onGiveUp
