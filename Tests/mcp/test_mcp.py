@@ -110,6 +110,7 @@ class McpTest(unittest.TestCase):
             opened = await session.call_tool("open", {"url": self.base + "index.html"})
             self.assertFalse(opened.isError, text_of(opened))
             self.assertIn("index.html", text_of(opened))
+            self.assertIn('title "MCP fixture"', text_of(opened))
 
             outline = text_of(await session.call_tool("snapshot", {}))
             self.assertIn('heading "Greeter" level=1', outline)
@@ -152,6 +153,12 @@ class McpTest(unittest.TestCase):
             self.assertFalse(selected.isError, text_of(selected))
             pressed = await session.call_tool("press", {"key": "Tab"})
             self.assertFalse(pressed.isError, text_of(pressed))
+            self.assertIn("input#agree", text_of(pressed))  # focus moved on from the <select>
+            hovered = await session.call_tool("hover", {"ref": greet})
+            self.assertFalse(hovered.isError, text_of(hovered))
+            seen = json.loads(text_of(await session.call_tool("evaluate", {"script": "window.seen"})))
+            self.assertIn("change:g", seen)
+            self.assertIn("hover:true", seen)
             summed = await session.call_tool("bridge_call", {"handler": "page.sum", "data": {"a": 2, "b": 3}})
             self.assertEqual(json.loads(text_of(summed)), {"sum": 5})
 

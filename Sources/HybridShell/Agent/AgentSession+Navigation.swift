@@ -4,7 +4,9 @@ import HybridShellWebKit
 /// open, back, forward, reload, close_page: each waits for the load it starts.
 extension AgentSession {
     func open(_ input: String) async throws -> AgentToolResult {
-        let route = WebRoute(input)
+        var route = WebRoute(input)
+        // The shell's own schemes (--dir-handler, app:// packages) are URLs an agent may open.
+        route.customSchemes = customSchemes
         let (url, headers) = try route.request()
         // The bridge and modules belong to the origin a page was opened with: another origin gets
         // a page of its own instead of a navigation that would leave it without them.
@@ -64,7 +66,9 @@ extension AgentSession {
         } catch is ShellError {
             throw AgentToolError("the page did not finish loading within \(timeout.secondsText); it may still be loading — call wait_for with event loadFinished, or snapshot")
         }
-        var text = "\(verb) \(url) — title \(JSONValue.quoted(page.title ?? ""))"
+        // The view's title property can trail the load by a moment; the document has it now.
+        let title = (try? await page.view.evaluateJavaScript("document.title", in: AgentScript.world))?.stringValue ?? page.title ?? ""
+        var text = "\(verb) \(url) — title \(JSONValue.quoted(title))"
         if let status = page.view.httpStatus, status > 0 { text += ", HTTP \(status)" }
         return .text(text + ". Call snapshot to see its elements.")
     }

@@ -10,6 +10,9 @@ package final class AgentSession {
     package let manager: PageManager
     /// How long one page operation (a script, a screenshot, a bridge call) may take.
     package var operationTimeout: Duration = .seconds(30)
+    /// The schemes `open` accepts besides the web's: the shell's own (`--dir-handler`, and `app:`
+    /// when offline packages are served).
+    package var customSchemes: [String]
     var refs = AgentRefs()
     var console = AgentLog<ConsoleMessage>()
     var events = AgentLog<JSONValue>()
@@ -25,6 +28,7 @@ package final class AgentSession {
     package init(manager: PageManager, describe: @escaping (PageEvent) -> [String: JSONValue]) {
         self.manager = manager
         self.describe = describe
+        customSchemes = manager.configuration.customSchemes
         let opened = manager.onPageOpened
         manager.onPageOpened = { [weak self] page in
             opened(page)

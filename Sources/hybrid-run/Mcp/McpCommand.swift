@@ -39,6 +39,7 @@ final class McpCommand {
             // Mocks replace module handlers of the same name, as in `run`.
             options.mockHandlers?.register(in: manager.handlers)
             session = AgentSession(manager: manager, describe: { $0.jsonObject })
+            session.customSchemes += route.customSchemes.filter { !session.customSchemes.contains($0) }
             if opensPage { try manager.open(route) }
         } catch {
             return RunOutcome(.usage, "\(error)")
