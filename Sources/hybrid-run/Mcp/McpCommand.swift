@@ -56,8 +56,10 @@ final class McpCommand {
         }
         let result = (try? await outcome.value()) ?? .success
         ShutdownDeadline.arm(status: result.status, what: "the MCP client left")
-        await manager.closeAll()
+        // Warming stops first: closing a page would otherwise refill the pool with a view whose web
+        // process outlives the display (and this process).
         await manager.stopWarming()
+        await manager.closeAll()
         return result
     }
 }
