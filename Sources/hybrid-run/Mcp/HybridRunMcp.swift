@@ -19,7 +19,10 @@ struct HybridRunMcp: CheckedCommand {
 
             Examples:
               hybrid-run mcp --url app/index.html --modules storage --handlers mocks.json
-              claude mcp add hybrid -- hybrid-run mcp --url http://127.0.0.1:8080/
+              hybrid-run mcp --dir-handler app:./dist --url app:///index.html
+
+            An agent's configuration names the command and its arguments, e.g. for Claude Code: \
+            claude mcp add hybrid -- hybrid-run mcp --url app/index.html
             """
     )
 
