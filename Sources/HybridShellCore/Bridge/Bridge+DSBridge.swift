@@ -97,6 +97,7 @@ extension Bridge {
 
     private func recordDSBridge(_ session: BridgeSession, _ method: String, _ data: RawJSON,
                                 _ arrived: ContinuousClock.Instant, _ result: Result<RawJSON, BridgeError>) {
+        onCall?(BridgeCallRecord(handler: method, origin: session.origin, data: data, result: result, latency: ContinuousClock.now - arrived))
         let outcome: String
         switch result {
         case .success: outcome = "ok"

@@ -42,6 +42,23 @@ struct AgentSessionTests {
         await manager.closeAll()
     }
 
+    @Test func nativeCallsListEveryDialectsCallsWithArgumentsAndOutcome() async throws {
+        let (manager, session) = try session()
+        // A page with dsbridge's own client script, whose synchronous calls take the prompt path.
+        _ = await session.perform(.open(url: Fixtures.pageURL("mcp/dsbridge.html")))
+        _ = await session.perform(.nativeMock(handler: "shop.price", answer: .result(["price": 3])))
+        _ = await session.perform(.nativeMock(handler: "shop.pay", answer: .error(BridgeError(.handlerError, "declined"))))
+        let sync = await session.perform(.evaluate(script: "dsBridge.call('shop.price', {sku: 'a'})", async: false))
+        #expect(sync == .text(#"{"price":3}"#), "\(text(sync))")
+        let failed = await session.perform(.evaluate(script: "return await hybrid.call('shop.pay', 5).catch(e => e.code)", async: true))
+        #expect(failed == .text(#""HANDLER_ERROR""#), "\(text(failed))")
+        let calls = try JSONValue(parsing: text(await session.perform(.nativeCalls(since: 0))))
+        #expect(calls["calls"]?[0]?["handler"] == "shop.price" && calls["calls"]?[0]?["args"] == ["sku": "a"], "\(calls.jsonText)")
+        #expect(calls["calls"]?[1]?["error"] == ["code": "HANDLER_ERROR", "message": "declined"], "\(calls.jsonText)")
+        #expect(calls["next_cursor"] == 2, "\(calls.jsonText)")
+        await manager.closeAll()
+    }
+
     @Test func aScriptThatNeverFinishesTimesOutAndTheSessionGoesOn() async throws {
         let (manager, session) = try session()
         session.operationTimeout = .milliseconds(300)
