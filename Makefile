@@ -15,6 +15,8 @@ APT_PACKAGES += libjs-qunit libjs-chai node-jasmine mocha esbuild node-buffer no
 # WebDriver: WebKitWebDriver drives `hybrid-run --automation`; Selenium's Python bindings (Debian's
 # /usr/bin/python3 only) are the client in `make webdriver-test`.
 APT_PACKAGES += webkit2gtk-driver python3-selenium
+# MCP: python3-venv so `make mcp-client` can make the MCP client's venv with Debian's python3 too.
+APT_PACKAGES += python3-venv
 # <video> tests (Tests/HybridShellTests/Schemes/VideoSeekTests.swift): matroskademux and vp8dec for the
 # WebM fixture (libwebkit2gtk-4.1-0 depends on both already; named so the tests' need is on record).
 APT_PACKAGES += gstreamer1.0-plugins-base gstreamer1.0-plugins-good
@@ -27,7 +29,7 @@ APT_PACKAGES += weston sway
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
-.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test wayland-test readme-options readme-examples deb deb-check deb-install-check deb-deps
+.PHONY: run demo-modules test deps build release bench bridge-js vendor structure harness-check examples readme-snippets clean webdriver-test wayland-test readme-options readme-examples deb deb-check deb-install-check deb-deps mcp-client mcp-test
 
 run: deps build
 	$(XVFB) .build/debug/hybrid-run --url pages/demo/index.html --exit-after close --timeout 20 --user-agent-suffix HybridShellDemo/1.0
@@ -36,11 +38,12 @@ run: deps build
 demo-modules: deps build
 	$(XVFB) .build/debug/hybrid-run --url 'pages/demo/modules.html?tour' --modules storage,navigation,system --data-dir .demo-data --exit-after close --timeout 30
 
-test: deps build vendor bridge-js structure readme-options readme-examples readme-snippets harness-check examples
+test: deps build vendor bridge-js structure readme-options readme-examples readme-snippets harness-check examples mcp-client
 	@before=$$(pgrep -x WebKitWebProces | sort); \
 	$(XVFB) bash Tests/swift-test.sh --filter ExclusiveTests --no-parallel && \
 	$(XVFB) bash Tests/swift-test.sh --skip ExclusiveTests && \
 	$(XVFB) $(WEBDRIVER_TEST) && \
+	$(XVFB) $(MCP_TEST) && \
 	$(WAYLAND_TEST); status=$$?; \
 	for i in $$(seq 50); do \
 		leaked=$$(comm -13 <(echo "$$before") <(pgrep -x WebKitWebProces | sort) | grep . || true); \
@@ -61,6 +64,24 @@ WAYLAND_TEST := timeout --kill-after=20 300 /usr/bin/python3 -W ignore::Resource
 
 wayland-test: deps build
 	$(WAYLAND_TEST)
+
+# `hybrid-run mcp` driven by a real MCP client: the `mcp` PyPI package, in a venv of its own under
+# .build-py (Debian's /usr/bin/python3 is externally managed; any python3 with venv will do). The
+# stamp names the version, so a failed install is retried and a new pin reinstalls.
+MCP_CLIENT_VERSION := 1.26.0
+MCP_VENV := .build-py/mcp
+MCP_TEST := timeout --kill-after=20 300 $(MCP_VENV)/bin/python -m unittest discover -s Tests/mcp -p 'test_*.py' -v
+
+mcp-client: deps $(MCP_VENV)/.mcp-$(MCP_CLIENT_VERSION)
+
+$(MCP_VENV)/.mcp-$(MCP_CLIENT_VERSION):
+	rm -rf $(MCP_VENV)
+	python3 -m venv $(MCP_VENV)
+	$(MCP_VENV)/bin/pip install -q --disable-pip-version-check 'mcp==$(MCP_CLIENT_VERSION)'
+	touch $@
+
+mcp-test: deps build mcp-client
+	$(XVFB) $(MCP_TEST)
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

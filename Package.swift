@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // `hybrid-run mcp` (docs/mcp.md): the official Model Context Protocol SDK, its stdio server.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", exact: "0.12.1"),
     ],
     targets: [
         .systemLibrary(
@@ -68,6 +70,7 @@ let package = Package(
                 "HybridShell",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MCP", package: "swift-sdk"),
             ]
         ),
         .executableTarget(

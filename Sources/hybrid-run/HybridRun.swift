@@ -27,7 +27,8 @@ struct HybridRun: CheckedCommand {
 
             Other commands: hybrid-run test PAGES… runs test pages; hybrid-run kiosk runs one app full screen; \
             hybrid-run ctl talks to a running kiosk; hybrid-run package makes and installs offline packages; \
-            hybrid-run webdriver serves WebDriver sessions; hybrid-run doctor checks this machine \
+            hybrid-run webdriver serves WebDriver sessions; hybrid-run mcp serves a coding agent (Model Context \
+            Protocol); hybrid-run doctor checks this machine \
             (see hybrid-run help test, or hybrid-run test --help).
             """,
         version: "hybrid-run \(HybridShellVersion.current) (WebKitGTK \(WebContext.engineVersion))"

@@ -67,6 +67,16 @@ do {
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
             return outcome.status.rawValue
         })
+    case let mcp as HybridRunMcp:
+        // stdout carries the protocol: logs and errors go to stderr only.
+        let (options, opensPage) = usageChecked { try mcp.options() }
+        LogLines.bootstrap(level: mcp.run.logLevel ?? options.shell.logLevel ?? .info, quiet: mcp.run.quiet)
+        prepareDisplay(mcp.run.displayOption.display)
+        exit(MainLoop.run {
+            let outcome = await McpCommand(options: options, opensPage: opensPage).run()
+            if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
+            return outcome.status.rawValue
+        })
     case let package as any PackageCommand:
         // Files and network only: no GLib loop, no GTK.
         exit(package.execute())

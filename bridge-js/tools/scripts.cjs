@@ -80,6 +80,10 @@ function consoleRelaySource() {
   return readSource(path.join(SRC, 'console-relay.js'));
 }
 
+function agentSource() {
+  return readSource(path.join(SRC, 'agent.js'));
+}
+
 function pageSource() {
   return pageSources.map(function (name) { return readSource(path.join(SRC, 'page', name)); }).join('');
 }
@@ -137,6 +141,8 @@ function renderEngineScripts() {
     '    static let console = ' + swiftRawString(consoleSource()),
     '    /// bridge-js/src/console-relay.js: the console relay, isolated world `hybridshell-console` of every frame.',
     '    static let consoleRelay = ' + swiftRawString(consoleRelaySource()),
+    '    /// bridge-js/src/agent.js: the agent script of `hybrid-run mcp`, a function body run in the isolated world `hybridshell-agent`.',
+    '    static let agent = ' + swiftRawString(agentSource()),
     '}',
     '',
   ].join('\n');

@@ -177,6 +177,7 @@ extension Bridge {
 
     private func record(_ session: BridgeSession, _ name: String, _ id: Int, _ data: RawJSON,
                         _ arrived: ContinuousClock.Instant, _ result: Result<RawJSON, BridgeError>) {
+        onCall?(BridgeCallRecord(handler: name, origin: session.origin, data: data, result: result, latency: ContinuousClock.now - arrived))
         transcript?.recordCall(kind: "call", session: session.id, handler: name, id: id, size: data.utf8Count, arrived: arrived, result)
     }
 }

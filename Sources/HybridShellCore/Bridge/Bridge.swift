@@ -38,6 +38,9 @@ public final class Bridge {
     private(set) var wvjb: WVJBDialect!
     /// This main-loop turn's dispatch time (Bridge+Backlog.swift).
     var budget = TurnBudget()
+    /// Told of every page → native call as it finishes, with its data and outcome (`hybrid-run mcp`'s
+    /// `native_calls`).
+    package var onCall: ((BridgeCallRecord) -> Void)?
 
     static let world = "hybridshell"
     static let handlerName = "hybridshell"

@@ -167,6 +167,7 @@ final class DSBridgeDialect {
 
     private func recordDSBridge(_ session: BridgeSession, _ method: String, _ data: RawJSON,
                                 _ arrived: ContinuousClock.Instant, _ result: Result<RawJSON, BridgeError>) {
+        bridge.onCall?(BridgeCallRecord(handler: method, origin: session.origin, data: data, result: result, latency: ContinuousClock.now - arrived))
         bridge.transcript?.recordCall(kind: "dsbridge-sync", session: session.id, handler: method, size: data.text.utf8.count,
                                       arrived: arrived, result)
     }

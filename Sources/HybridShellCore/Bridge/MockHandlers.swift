@@ -24,9 +24,17 @@ public struct MockHandlers: Sendable, Equatable {
         public let name: String
         public let behaviour: Behaviour
         public let delayMilliseconds: Int
+
+        package init(name: String, behaviour: Behaviour, delayMilliseconds: Int = 0) {
+            self.name = name
+            self.behaviour = behaviour
+            self.delayMilliseconds = delayMilliseconds
+        }
     }
 
     public let entries: [Entry]
+
+    package init(entries: [Entry]) { self.entries = entries }
 
     /// Reads a handlers file; every problem names the file, line and key.
     public static func load(path: String) throws(ShellError) -> MockHandlers {

@@ -32,6 +32,9 @@ public enum SyntheticInput: Sendable, Equatable {
     case click(button: Int, x: Double, y: Double, modifiers: KeyModifiers = [])
     case scroll(up: Bool, x: Double, y: Double, modifiers: KeyModifiers = [])
     case key(String, modifiers: KeyModifiers = [])
+    /// Typed text: a key press and release per character (`gdk_unicode_to_keyval`), as a keyboard
+    /// would send them; "\n" is Return and "\t" is Tab.
+    case text(String)
     case pinch(scale: Double, x: Double, y: Double)
     case motion(x: Double, y: Double)
 }

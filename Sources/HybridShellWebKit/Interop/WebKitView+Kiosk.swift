@@ -121,6 +121,24 @@ extension WebKitView {
             gtk_main_do_event(event)
             gdk_event_free(event)
         }
+        func pressKey(_ keyval: guint, modifiers: KeyModifiers) {
+            var keycode: guint16 = 0
+            var keys: UnsafeMutablePointer<GdkKeymapKey>?
+            var count: gint = 0
+            if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(gdk_window_get_display(gdkWindow)), keyval, &keys, &count) != 0,
+               let keys, count > 0 {
+                keycode = guint16(keys[0].keycode)
+                g_free(keys)
+            }
+            for type in [GDK_KEY_PRESS, GDK_KEY_RELEASE] {
+                dispatch(type) { event in
+                    event.pointee.key.time = guint32(GDK_CURRENT_TIME)
+                    event.pointee.key.keyval = keyval
+                    event.pointee.key.hardware_keycode = keycode
+                    event.pointee.key.state = Self.modifierState(modifiers)
+                }
+            }
+        }
         switch input {
         case .click(let button, let x, let y, let modifiers):
             for type in [GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE] {
@@ -143,23 +161,9 @@ extension WebKitView {
                 event.pointee.scroll.state = Self.modifierState(modifiers)
             }
         case .key(let name, let modifiers):
-            let keyval = gdk_keyval_from_name(name)
-            var keycode: guint16 = 0
-            var keys: UnsafeMutablePointer<GdkKeymapKey>?
-            var count: gint = 0
-            if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(gdk_window_get_display(gdkWindow)), keyval, &keys, &count) != 0,
-               let keys, count > 0 {
-                keycode = guint16(keys[0].keycode)
-                g_free(keys)
-            }
-            for type in [GDK_KEY_PRESS, GDK_KEY_RELEASE] {
-                dispatch(type) { event in
-                    event.pointee.key.time = guint32(GDK_CURRENT_TIME)
-                    event.pointee.key.keyval = keyval
-                    event.pointee.key.hardware_keycode = keycode
-                    event.pointee.key.state = Self.modifierState(modifiers)
-                }
-            }
+            pressKey(gdk_keyval_from_name(name), modifiers: modifiers)
+        case .text(let text):
+            for scalar in text.unicodeScalars { pressKey(Self.keyval(typing: scalar), modifiers: []) }
         case .pinch(let scale, let x, let y):
             for phase in [GDK_TOUCHPAD_GESTURE_PHASE_BEGIN, GDK_TOUCHPAD_GESTURE_PHASE_UPDATE, GDK_TOUCHPAD_GESTURE_PHASE_END] {
                 dispatch(GDK_TOUCHPAD_PINCH) { event in
