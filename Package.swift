@@ -100,7 +100,7 @@ let package = Package(
             // The CLI target too: its commands, reporters and exit statuses are tested with
             // `@testable import hybrid_run`.
             dependencies: ["HybridShell", "HybridShellTestSupport", "hybrid-run", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Logging", package: "swift-log")],
+                           .product(name: "Logging", package: "swift-log"), .product(name: "MCP", package: "swift-sdk")],
             exclude: ["README.md"]
         ),
     ],
