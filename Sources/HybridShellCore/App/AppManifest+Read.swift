@@ -3,7 +3,7 @@ import Foundation
 extension AppManifest {
     /// Every key an `app.toml` may have at the top level.
     public static let keys: Set<String> = Set(["id", "name", "version", "summary", "description", "license", "homepage", "web", "entry",
-                                           "command", "window", "schemes", "icon", "update_url", "trusted_keys", "kiosk"])
+                                           "command", "window", "schemes", "icon", "update_url", "trusted_keys", "kiosk", "maintainer", "preset"])
         .union(ModuleConfiguration.keys)
 
     /// Reads an `app.toml`; the first problem is one error naming the file, the line and the key.
@@ -23,23 +23,30 @@ extension AppManifest {
         if let problem = versionProblem(version) { throw reader.error("version", "\(JSONValue.quoted(version)) \(problem)") }
         let base = DirectoryMount.directory(containing: reader.document.file)
 
-        let webPath = try reader.string("web") ?? "web"
-        let web = resolve(webPath, base)
+        let web = resolve(try reader.string("web") ?? "web", base)
+        let preset = try reader.string("preset").map { resolve($0, base) }
+        if let preset, !FileManager.default.fileExists(atPath: preset) { throw reader.error("preset", "no such file: \(preset)") }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard preset != nil || FileManager.default.fileExists(atPath: web, isDirectory: &isDirectory) && isDirectory.boolValue else {
             throw reader.error(reader.members["web"] == nil ? nil : "web", "the web folder \(web) does not exist (web = \"FOLDER\" names the H5 app's files)")
         }
         let entry = try reader.string("entry") ?? "index.html"
         if let problem = PackagePath.problem(entry) { throw reader.error("entry", "\(JSONValue.quoted(entry)): \(problem)") }
-        guard FileManager.default.fileExists(atPath: web + "/" + entry) else { throw reader.error("entry", "no such file: \(web)/\(entry)") }
+        guard preset != nil || FileManager.default.fileExists(atPath: web + "/" + entry) else {
+            throw reader.error("entry", "no such file: \(web)/\(entry)")
+        }
 
         let command = try reader.string("command") ?? defaultCommand(for: id)
         if let problem = commandProblem(command) { throw reader.error("command", "\(JSONValue.quoted(command)) \(problem)") }
         var manifest = AppManifest(file: reader.document.file, id: id, name: name, version: version, summary: try reader.string("summary"),
                                    description: try reader.string("description"), license: try reader.string("license"),
-                                   homepage: try httpURL(reader, "homepage"), web: web, entry: entry, command: command,
+                                   homepage: try httpURL(reader, "homepage"), web: web, entry: entry, maintainer: try reader.string("maintainer"),
+                                   preset: preset, command: command,
                                    window: try window(reader, name: name), modules: try ModuleConfiguration.read(reader), schemes: [],
                                    icon: nil, updateURL: try httpURL(reader, "update_url"), trustedKeys: [], kiosk: try reader.table("kiosk"))
+        if let maintainer = manifest.maintainer, maintainerProblem(maintainer) {
+            throw reader.error("maintainer", "\(JSONValue.quoted(maintainer)) is not Name <mail@address>")
+        }
         if let summary = manifest.summary, summary.isEmpty || summary.contains("\n") {
             throw reader.error("summary", "must be one non-empty line")
         }
@@ -93,6 +100,12 @@ extension AppManifest {
             throw reader.error(key, "must be an http(s) URL, not \(JSONValue.quoted(text))")
         }
         return url
+    }
+
+    static func maintainerProblem(_ text: String) -> Bool {
+        guard let open = text.firstIndex(of: "<"), text.hasSuffix(">"), open > text.startIndex else { return true }
+        let name = text[..<open].trimmingCharacters(in: .whitespaces), mail = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        return name.isEmpty || name.contains(">") || mail.split(separator: "@").count != 2 || mail.contains(where: { $0 == " " || $0 == "<" || $0 == ">" })
     }
 
     static func resolve(_ path: String, _ base: String) -> String {

@@ -30,10 +30,16 @@ public struct AppManifest: Sendable {
     public var license: String?
     /// The app's web page (AppStream `url type="homepage"`).
     public var homepage: URL?
-    /// The folder of the H5 app (absolute; `web` in the file, default `web`).
+    /// The folder of the H5 app (absolute; `web` in the file, default `web`). Only checked on disk
+    /// without a ``preset``: an installed app has its package instead.
     public var web: String
     /// The entry page inside ``web`` (default `index.html`).
     public var entry: String
+    /// Who makes the app, `Name <mail>` (the `.deb`'s `Maintainer`, AppStream's developer).
+    public var maintainer: String?
+    /// The signed offline package the installed app is served from (`preset`, absolute), written
+    /// by `hybrid-run bundle` into the installed `app.toml`; nil in an app's source folder.
+    public var preset: String?
     /// The command a `.deb` installs in `/usr/bin` (`command`, default: the id's last part, lower-cased).
     public var command: String
     public var window: Window

@@ -24,6 +24,7 @@ import Testing
 
         With two paragraphs.\"\"\"
         license = "MIT"
+        maintainer = "Shop People <shop@example.org>"
         homepage = "https://shop.example/"
         entry = "sub/page.html"
         schemes = ["shop", "Shop-Legacy"]
@@ -66,6 +67,16 @@ import Testing
         #expect(manifest.trustedKeys == [folder + "/app.pub"])
         #expect(manifest.kiosk?.members["hide_cursor"]?.stringValue == "always")
         #expect(manifest.directory == folder)
+        #expect(manifest.maintainer == "Shop People <shop@example.org>" && manifest.preset == nil)
+    }
+
+    /// An installed app.toml names its package instead of a web folder.
+    @Test func aPresetStandsInForTheWebFolder() throws {
+        let f = try PackageFixtures()
+        let path = try app("id = \"org.example.Shop\"\nname = \"Shop\"\nversion = \"1.0\"\nweb = \"gone\"\npreset = \"app.pub\"\n", f)
+        #expect(try AppManifest.load(path: path).preset == f.path("app/app.pub").standardizedFileURL.path)
+        try Data("id = \"org.example.Shop\"\nname = \"Shop\"\nversion = \"1.0\"\npreset = \"shop.zip\"\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ShellError.self) { try AppManifest.load(path: path) }
     }
 
     @Test func theSmallestAppHasDefaults() throws {
@@ -91,6 +102,7 @@ import Testing
         ("update_url = \"ftp://x\"", 4, "update_url: must be an http(s) URL"),
         ("modules = [\"teleport\"]", 4, "modules: "),
         ("command = \"Shop App\"", 4, "command: \"Shop App\" must be"),
+        ("maintainer = \"me\"", 4, "maintainer: \"me\" is not Name <mail@address>"),
         ("[window]\nwidth = 5", 5, "window.width: must be between 100 and 16384, not 5"),
     ])
     func badInputNamesFileLineAndKey(extra: String, line: Int, message: String) throws {
