@@ -21,6 +21,9 @@ APT_PACKAGES += gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 # Media shares (Tests/HybridShellTests/MediaShares/VideoMediaURLTests.swift): gst-launch-1.0 makes an
 # 8 MB clip at run time, big enough that a seek asks the loopback listener for a Range past 0.
 APT_PACKAGES += gstreamer1.0-tools
+# hybrid-run bundle (Tests/HybridShellTests/CLI/AppBundleCommandLineTests.swift): Debian's validators
+# of the desktop entry and the AppStream metainfo it writes (dpkg-deb, which it runs, is in dpkg).
+APT_PACKAGES += desktop-file-utils appstream
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
@@ -119,6 +122,7 @@ deb: deb-deps
 
 deb-check: deb-deps
 	bash Tests/deb-check.sh
+	bash Tests/app-deb-check.sh
 
 bench: deps release vendor
 	$(MAKE) -C bench/c
