@@ -176,29 +176,23 @@ extension AppBundle {
         oneLine(text).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
     }
 
-    private func xml(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    private func xml(_ text: String) -> String { AppScaffold.htmlEscaped(text) }
 
     /// `Jane Doe <jane@example.org>` → `Jane Doe`.
     private func personName(_ maintainer: String) -> String {
         String(maintainer.prefix { $0 != "<" }).trimmingCharacters(in: .whitespaces)
     }
 
-    private var day: String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
-    }
+    private var day: String { utc("yyyy-MM-dd") }
 
-    private var rfc2822: String {
+    private var rfc2822: String { utc("EEE, dd MMM yyyy HH:mm:ss '+0000'") }
+
+    /// ``date`` in UTC, in an English `format`.
+    private func utc(_ format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
+        formatter.dateFormat = format
         return formatter.string(from: date)
     }
 }
