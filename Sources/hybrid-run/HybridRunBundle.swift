@@ -22,7 +22,7 @@ struct HybridRunBundle: ParsableCommand {
 
             Examples:
               hybrid-run bundle shop --output dist
-              sudo apt install ./dist/org.example.Shop_0.1.0_amd64.deb
+              hybrid-run bundle shop --output dist --kiosk --sequence 7
 
             Exit codes: 0 written · 2 dpkg-deb or the disk failed · 4 usage or app.toml error.
             """

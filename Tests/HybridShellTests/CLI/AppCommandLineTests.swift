@@ -50,6 +50,20 @@ struct AppCommandLineTests {
         print("dev: reload started \(latency) after the save")
     }
 
+    /// `--handlers` replaces the app's module handlers, as in `run`.
+    @Test func devTakesHandlerMocks() async throws {
+        let folder = try await Self.scaffold()
+        defer { try? FileManager.default.removeItem(atPath: folder + "/..") }
+        try #"{"storage.get": {"result": {"data": 41}}, "storage.set": {"result": null}}"#.write(toFile: folder + "/../mocks.json", atomically: true, encoding: .utf8)
+        let run = try await CommandLineRun.run(["dev", folder, "--headless", "--handlers", folder + "/../mocks.json", "--exit-after", "60"],
+                                               deadline: .seconds(90)) { running in
+            _ = await running.waitForLine(containing: "CONSOLE LOG")
+            kill(running.pid, SIGTERM)
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("opened 42 times"), "\(run.stdout)")
+    }
+
     @Test func devRefusesABadAppTomlWithFileAndLine() async throws {
         let folder = try await Self.scaffold()
         defer { try? FileManager.default.removeItem(atPath: folder + "/..") }
