@@ -26,6 +26,9 @@ APT_PACKAGES += gstreamer1.0-tools
 # Wayland, natively (Tests/wayland): weston's headless backend with its kiosk shell, and sway's
 # (wlroots) for the kiosk's idle inhibitor, which weston 10 does not offer.
 APT_PACKAGES += weston sway
+# hybrid-run bundle (Tests/HybridShellTests/CLI/AppBundleCommandLineTests.swift): Debian's validators
+# of the desktop entry and the AppStream metainfo it writes (dpkg-deb, which it runs, is in dpkg).
+APT_PACKAGES += desktop-file-utils appstream
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 
@@ -129,6 +132,7 @@ readme-examples: build vendor
 bridge-js:
 	node bridge-js/tools/embed.mjs --check
 	node bridge-js/tools/embed-modules.mjs --check
+	node bridge-js/tools/embed-templates.mjs --check
 	node --test bridge-js/test/
 
 # The Debian package (docs/packaging/): .build/deb/hybrid-run_<version>_amd64.deb from a static
@@ -149,6 +153,7 @@ deb: deb-deps
 
 deb-check: deb-deps
 	bash Tests/deb-check.sh
+	bash Tests/app-deb-check.sh
 
 # Installs the package on this machine with apt-get, runs it with no Swift and no DISPLAY, purges it
 # and checks nothing is left (Tests/deb-install-check.sh; root, on a throwaway machine).
