@@ -73,7 +73,8 @@ public final class SchemeMediaRelay {
     func respond(_ request: SchemeRequest, listenerHost: String) async -> SchemeResponse {
         let shown = MediaRelayCheck.redacted(request.path)
         switch MediaRelayCheck.check(method: request.method, path: request.path, host: request.header("Host"), listenerHost: listenerHost) {
-        case .refused(let status, let reason):
+        case .refused(let status, let given):
+            let reason = given.replacingOccurrences(of: request.path, with: shown)  // no whole token in logs
             logger.warning("media relay: refused \(request.method) \(shown): \(reason)")
             var response = SchemeResponse.error(status, reason)
             if status == 405 { response.headers.append(("Allow", "GET, HEAD")) }
