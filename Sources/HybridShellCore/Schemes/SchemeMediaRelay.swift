@@ -67,6 +67,18 @@ public final class SchemeMediaRelay {
         return "http://127.0.0.1:\(port)/\(token)" + url.dropFirst(origin.count)
     }
 
+    /// The path map (online URL → `app://<appid>/<file>`) with each audio/video target replaced by its
+    /// relay URL. Why: WebKit sniffs a media URL's type with a request of its own and then hands the
+    /// player the URL that request ended at; an `app:` URL there fails (`FormatError`), a relay URL
+    /// plays. The relay answers as the app's own origin, which the package allows.
+    public func relayingMedia(of pathMap: [String: String]) -> [String: String] {
+        pathMap.mapValues { target in
+            let type = ContentTypes.forFile(String(target.prefix { $0 != "?" && $0 != "#" }))
+            guard type.hasPrefix("audio/") || type.hasPrefix("video/") else { return target }
+            return relayURL(for: target) ?? target
+        }
+    }
+
     /// Response bodies being written now (tests: none is left once clients are done or gone).
     var activeStreams: Int { server?.streams.count ?? 0 }
 

@@ -40,15 +40,17 @@ public final class WebContext {
             native = WebKitContext(dataDirectory: absolute, memoryLimitMiB: memoryLimitMiB)
         }
         self.configuration = configuration
-        if let extensions = configuration.webExtensions { native.loadWebExtensions(directory: extensions.directory, data: extensions.data) }
-        // Request interception: WebKit wants schemes before any view of the context exists.
-        for registration in configuration.schemes { native.register(registration, logger: SchemeRegistration.logger) }
         let media = configuration.schemes.filter { !$0.mediaHosts.isEmpty }
         if !media.isEmpty {
             do { mediaRelay = try SchemeMediaRelay(registrations: media) } catch {
                 SchemeRegistration.logger.error("media relay: \(error); <video>/<audio> of \(media.map(\.scheme)) will not play")
             }
         }
+        if let extensions = configuration.webExtensions {
+            native.loadWebExtensions(directory: extensions.directory, data: mediaRelay?.relayingMedia(of: extensions.data) ?? extensions.data)
+        }
+        // Request interception: WebKit wants schemes before any view of the context exists.
+        for registration in configuration.schemes { native.register(registration, logger: SchemeRegistration.logger) }
     }
 
     /// ``init(configuration:)`` with these settings.
