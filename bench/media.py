@@ -7,8 +7,10 @@
    (a 1080p VP8 WebM made here with gst-launch-1.0) opened headless from a signed package
    (`hybrid-run --package`, the video through the media relay) against the same files over
    `file://` (the player reads the file itself), interleaved; the time is the page's own
-   `performance.now()` at the first `requestVideoFrameCallback` (else `loadeddata`), i.e. from the
-   navigation's start. Target: ratio <= 1.2.
+   `performance.now()` at `loadeddata` (the first frame is decoded), from the navigation's start
+   (the package's first open includes its signature check) and from the element's creation (the
+   media path alone). Target: ratio <= 1.2. (`requestVideoFrameCallback` did not fire within 60 s
+   in a headless run here, so it is not used.)
 2. memory: a 1 GiB file (sparse, in a temporary directory, never committed) mounted with
    `--dir-handler`; while a page of the mount plays the 1080p clip through the relay, the 1 GiB
    file is read whole through the same relay (curl, the relay URL the page's markup holds), and the
@@ -31,12 +33,15 @@ import threading
 import time
 
 PAGE = """<!doctype html><meta charset="utf-8"><title>first frame</title>
+<script>const created = performance.now();</script>
 <video id="video" src="clip.webm" preload="auto" muted autoplay></video>
 <script>
   const video = document.getElementById('video');
-  const done = what => { console.log('first-frame ' + performance.now().toFixed(1) + ' ' + what); window.close(); };
-  if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(() => done('frame'));
-  else video.addEventListener('loadeddata', () => done('loadeddata'), {once: true});
+  const done = what => {
+    console.log('first-frame ' + performance.now().toFixed(1) + ' element ' + (performance.now() - created).toFixed(1) + ' ' + what);
+    window.close();
+  };
+  video.addEventListener('loadeddata', () => done('loadeddata'), {once: true});
   video.addEventListener('error', () => { console.log('media error ' + video.error.code); window.close(); });
 </script>
 """
@@ -56,11 +61,12 @@ def run(cmd, **kwargs):
 
 
 def first_frame_ms(cmd):
+    """(from the navigation's start, from the element's creation) to the first frame, in ms."""
     out = run(cmd + ["--exit-after", "close", "--timeout", "60"]).stdout
-    found = re.search(r"first-frame ([0-9.]+)", out)
+    found = re.search(r"first-frame ([0-9.]+) element ([0-9.]+)", out)
     if not found:
         sys.exit(f"media.py: no first frame in {' '.join(cmd)}: {out[-2000:]}")
-    return float(found.group(1))
+    return float(found.group(1)), float(found.group(2))
 
 
 def rss_kib(pid):
@@ -106,11 +112,13 @@ def main():
             for _ in range(args.runs):
                 packaged.append(first_frame_ms([binary, "--package", "media", "--data-dir", data, "--trust", key + ".pub"]))
                 files.append(first_frame_ms([binary, "--url", "file://" + os.path.join(site, "index.html")]))
-            print(json.dumps({"figure": "first-frame", "video": "1920x1080 VP8, 2 s", "bytes": os.path.getsize(clip),
-                              "runs": args.runs, "package_ms": round(statistics.median(packaged), 1),
-                              "file_ms": round(statistics.median(files), 1),
-                              "ratio": round(statistics.median(packaged) / statistics.median(files), 2),
-                              "paired_ratio_median": round(statistics.median(p / f for p, f in zip(packaged, files)), 2)}))
+            for index, what in [(0, "navigation"), (1, "element")]:
+                p = [run[index] for run in packaged]
+                f = [run[index] for run in files]
+                print(json.dumps({"figure": "first-frame", "from": what, "video": "1920x1080 VP8, 2 s", "bytes": os.path.getsize(clip),
+                                  "runs": args.runs, "package_ms": round(statistics.median(p), 1), "file_ms": round(statistics.median(f), 1),
+                                  "ratio": round(statistics.median(p) / statistics.median(f), 2),
+                                  "paired_ratio_median": round(statistics.median(a / b for a, b in zip(p, f)), 2)}))
         if "memory" in figures:
             with open(os.path.join(site, "memory.html"), "w") as page:
                 page.write(MEMORY_PAGE)
