@@ -21,6 +21,8 @@ APT_PACKAGES += gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 # Media shares (Tests/HybridShellTests/MediaShares/VideoMediaURLTests.swift): gst-launch-1.0 makes an
 # 8 MB clip at run time, big enough that a seek asks the loopback listener for a Range past 0.
 APT_PACKAGES += gstreamer1.0-tools
+# Media of packages and directory mounts (Tests/HybridShellTests/MediaShares/SchemeMediaPlaybackTests.swift):
+# pages/fixtures/media/sound.ogg plays with oggdemux and vorbisdec of gstreamer1.0-plugins-base (above).
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 

@@ -121,6 +121,25 @@ struct SchemeMediaPlaybackTests {
         #expect(audio["src"] == "media:///sound.ogg", "\(audio)")
     }
 
+    @Test func aSeekPastTheEndStopsAtTheEnd() async throws {
+        let view = try await view("app://demo/index.html", windowed: false)
+        defer { view.close() }
+        let result = try await view.callAsyncJavaScript("""
+            const video = document.getElementById('video');
+            if (video.readyState < 1) await new Promise((resolve, reject) => {
+                video.addEventListener('loadedmetadata', resolve, {once: true});
+                video.addEventListener('error', () => reject(new Error('media error ' + video.error.code)), {once: true});
+            });
+            const seeked = new Promise(resolve => video.addEventListener('seeked', resolve, {once: true}));
+            video.currentTime = 100;
+            await Promise.race([seeked, new Promise((_, reject) => setTimeout(() => reject(new Error('no seeked within 25 s')), 25000))]);
+            return {currentTime: video.currentTime, duration: video.duration, ended: video.ended, error: video.error ? video.error.code : null};
+            """)
+        #expect(result["error"] == .null, "\(result)")
+        #expect(result["ended"] == true, "\(result)")
+        #expect(result["currentTime"]?.doubleValue.map { abs($0 - 4) < 0.3 } == true, "\(result)")
+    }
+
     @Test func anotherOriginCannotPlayThePackagesMedia() async throws {
         let view = try await view("media:///index.html", windowed: false)
         defer { view.close() }
