@@ -29,6 +29,8 @@ APT_PACKAGES += weston sway
 # hybrid-run bundle (Tests/HybridShellTests/CLI/AppBundleCommandLineTests.swift): Debian's validators
 # of the desktop entry and the AppStream metainfo it writes (dpkg-deb, which it runs, is in dpkg).
 APT_PACKAGES += desktop-file-utils appstream
+# Media of packages and directory mounts (Tests/HybridShellTests/MediaShares/SchemeMediaPlaybackTests.swift):
+# pages/fixtures/media/sound.ogg plays with oggdemux and vorbisdec of gstreamer1.0-plugins-base (above).
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 

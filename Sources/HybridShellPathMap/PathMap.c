@@ -25,13 +25,14 @@ G_MODULE_EXPORT void webkit_web_extension_initialize_with_user_data(WebKitWebExt
 {
     GVariant *map = (GVariant *)user_data;
     path_map = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    /* Anything but a{ss} (or a target outside app:) is ignored: no rewriting rather than a crash. */
+    /* Anything but a{ss} (or a target outside app: and the loopback media relay) is ignored: no
+       rewriting rather than a crash. */
     if (map != NULL && g_variant_is_of_type(map, G_VARIANT_TYPE("a{ss}"))) {
         GVariantIter iter;
         const char *key, *value;
         g_variant_iter_init(&iter, map);
         while (g_variant_iter_next(&iter, "{&s&s}", &key, &value)) {
-            if (strncmp(value, "app://", 6) == 0)
+            if (strncmp(value, "app://", 6) == 0 || strncmp(value, "http://127.0.0.1:", 17) == 0)
                 g_hash_table_replace(path_map, g_strdup(key), g_strdup(value));
         }
     }

@@ -75,8 +75,11 @@ public struct PackageServing: Sendable, Equatable {
             fallback = try DirectoryHandler(root: configuration.dirHandlers[index].path)
             configuration.dirHandlers.remove(at: index)
         }
-        configuration.context.schemes.append(try SchemeRegistration(scheme: scheme, handler: PackageSchemeHandler(store: store, fallback: fallback, pathMap: pathMap),
-                                                                    security: .app))
+        var registration = try SchemeRegistration(scheme: scheme, handler: PackageSchemeHandler(store: store, fallback: fallback, pathMap: pathMap),
+                                                  security: .app)
+        // Each installed app's pages play its own media (and a directory mount's, `app:///…`).
+        registration.mediaHosts = Array(Set(store.list().map { $0.appID.lowercased() })).sorted() + (fallback == nil ? [] : [""])
+        configuration.context.schemes.append(registration)
     }
 
     static func absolute(_ path: String, _ base: String) -> String {

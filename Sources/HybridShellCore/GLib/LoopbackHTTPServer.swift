@@ -15,11 +15,15 @@ import Logging
 final class LoopbackHTTPServer {
     /// Called on the loop thread with the request and the listener's own `127.0.0.1:PORT`.
     typealias Handler = @EngineActor (SchemeRequest, String) -> SchemeResponse
+    /// A handler that answers later (a URL scheme handler's `response(for:)`): the message is
+    /// paused meanwhile, and dropped if the client goes away before the answer.
+    typealias AsyncHandler = @EngineActor (SchemeRequest, String) async -> SchemeResponse
 
     private var server: UnsafeMutablePointer<SoupServer>?
     private(set) var port: Int?
     let logger: Logger
     let handler: Handler
+    private var asyncHandler: AsyncHandler?
     /// Bodies being written; ended when the server stops.
     var streams: [ObjectIdentifier: LoopbackBodyStream] = [:]
     /// Messages our handler answered, until libsoup reports them finished: one it finishes
@@ -31,6 +35,11 @@ final class LoopbackHTTPServer {
     init(logger: Logger, handler: @escaping Handler) {
         self.logger = logger
         self.handler = handler
+    }
+
+    convenience init(logger: Logger, asyncHandler: @escaping AsyncHandler) {
+        self.init(logger: logger) { _, _ in .error(500, "no answer") }
+        self.asyncHandler = asyncHandler
     }
 
     // A server dropped while listening would keep its socket and leave requests unanswered.
@@ -99,8 +108,18 @@ final class LoopbackHTTPServer {
         guard let port else { return }
         answered.insert(UInt(bitPattern: UnsafeRawPointer(message)))
         let request = Self.request(message, port: port)
-        let response = handler(request, "127.0.0.1:\(port)")
-        write(response, to: message, for: request)
+        guard let asyncHandler else { return write(handler(request, "127.0.0.1:\(port)"), to: message, for: request) }
+        let key = UInt(bitPattern: UnsafeRawPointer(message))
+        soup_server_message_pause(message)
+        g_object_ref(gpointer(message))
+        Task { @EngineActor [weak self] in
+            let response = await asyncHandler(request, "127.0.0.1:\(port)")
+            defer { g_object_unref(gpointer(message)) }
+            // Gone meanwhile (client hung up: request-aborted; or the server stopped): nothing to write.
+            guard let self, self.answered.contains(key) else { return }
+            self.write(response, to: message, for: request)
+            soup_server_message_unpause(message)
+        }
     }
 
     private func finished(_ pointer: gpointer?) {

@@ -33,6 +33,9 @@ public struct DirectoryMount: Sendable, Equatable {
     }
 
     public func registration() throws(ShellError) -> SchemeRegistration {
-        try SchemeRegistration(scheme: scheme, handler: try DirectoryHandler(root: path), security: .app)
+        var registration = try SchemeRegistration(scheme: scheme, handler: try DirectoryHandler(root: path), security: .app)
+        // Media of `scheme:///…` pages plays (the documented form of a directory mount's URLs).
+        registration.mediaHosts = [""]
+        return registration
     }
 }

@@ -17,6 +17,18 @@ public enum MediaRequestCheck {
     ///   - host: the `Host` header as sent, nil when absent.
     ///   - listenerHost: the listener's own `127.0.0.1:PORT`.
     public static func check(method: String, path: String, host: String?, listenerHost: String) -> Outcome {
+        if let refusal = refusal(method: method, path: path, host: host, listenerHost: listenerHost) { return refusal }
+        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        guard path.hasPrefix("/"), segments.count == 2, !segments[1].isEmpty,
+              segments[0].count == 32, segments[0].allSatisfy(\.isHexDigit) else {
+            return .refused(status: 400, reason: "the path \(path) is not /<token>/<name>")
+        }
+        return .token(segments[0].lowercased())
+    }
+
+    /// The checks every loopback media request passes first (`Host`, method, path shape); nil when
+    /// it passes them. Also the media relay's (``MediaRelayCheck``).
+    static func refusal(method: String, path: String, host: String?, listenerHost: String) -> Outcome? {
         guard let host, host.lowercased() == listenerHost.lowercased() else {
             return .refused(status: 403, reason: "Host \(host.map { "\"\($0)\"" } ?? "(none)") is not this listener's \(listenerHost) (DNS-rebinding defence)")
         }
@@ -26,12 +38,7 @@ public enum MediaRequestCheck {
         if let problem = traversal(in: path) {
             return .refused(status: 403, reason: "the path \(path) \(problem)")
         }
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        guard path.hasPrefix("/"), segments.count == 2, !segments[1].isEmpty,
-              segments[0].count == 32, segments[0].allSatisfy(\.isHexDigit) else {
-            return .refused(status: 400, reason: "the path \(path) is not /<token>/<name>")
-        }
-        return .token(segments[0].lowercased())
+        return nil
     }
 
     /// Why a path looks like it tries to leave its share: dot-segments, encoded separators or

@@ -9,6 +9,10 @@ public struct SchemeRegistration: Sendable {
     public var deadline: Duration
     /// Request bodies larger than this are refused with 413 without calling the handler.
     public var maxRequestBody: Int
+    /// The hosts (`""` for `scheme:///…`) whose pages may play this scheme's URLs in `<video>` and
+    /// `<audio>` through the context's loopback relay (``SchemeMediaRelay``); empty: none. WebKitGTK's
+    /// media player refuses custom schemes, so without this a media element cannot play them.
+    public var mediaHosts: [String] = []
 
     /// Schemes WebKit handles itself or that the web platform gives a meaning; they cannot be
     /// registered (http(s) requests never reach a scheme handler on this engine).

@@ -13,6 +13,10 @@ public final class WebContext {
     public let configuration: WebContextConfiguration
     public var storage: Storage { configuration.storage }
     let native: WebKitContext
+    /// Plays the media of schemes registered with ``SchemeRegistration/mediaHosts``; its page
+    /// scripts are added to every view of the context. Nil when no scheme names media hosts (or
+    /// its listener could not start: logged, and such media then does not play).
+    public private(set) var mediaRelay: SchemeMediaRelay?
 
     /// Creates a context (`webkit_web_context_new_with_website_data_manager`).
     public init(configuration: WebContextConfiguration) throws(ShellError) {
@@ -36,7 +40,15 @@ public final class WebContext {
             native = WebKitContext(dataDirectory: absolute, memoryLimitMiB: memoryLimitMiB)
         }
         self.configuration = configuration
-        if let extensions = configuration.webExtensions { native.loadWebExtensions(directory: extensions.directory, data: extensions.data) }
+        let media = configuration.schemes.filter { !$0.mediaHosts.isEmpty }
+        if !media.isEmpty {
+            do { mediaRelay = try SchemeMediaRelay(registrations: media) } catch {
+                SchemeRegistration.logger.error("media relay: \(error); <video>/<audio> of \(media.map(\.scheme)) will not play")
+            }
+        }
+        if let extensions = configuration.webExtensions {
+            native.loadWebExtensions(directory: extensions.directory, data: mediaRelay?.relayingMedia(of: extensions.data) ?? extensions.data)
+        }
         // Request interception: WebKit wants schemes before any view of the context exists.
         for registration in configuration.schemes { native.register(registration, logger: SchemeRegistration.logger) }
     }

@@ -50,6 +50,7 @@ public final class WebView {
         native.createWindow = { [weak self] action in self?.createWindow(for: action) ?? .deny }
         native.onWindowDeleted = { [weak self] in self?.emit(.closeRequested) }
         if configuration.capturesConsole { installConsoleCapture() }
+        for script in context.mediaRelay?.userScripts ?? [] { addUserScript(script) }
     }
 
     // MARK: Loading

@@ -6,7 +6,9 @@ public struct WebViewConfiguration: Sendable {
         /// No toplevel window at all. Pages load, run and can be snapshotted; nothing is mapped on
         /// the display, which makes start-up cheaper under Xvfb.
         case none
-        /// A `GtkOffscreenWindow`: rendered, never shown.
+        /// Rendered, never on screen: on X11 an override-redirect popup mapped outside every
+        /// monitor (so the page is visible and in a window, and `<video>`/`<audio>` load, which
+        /// they never do in a `GtkOffscreenWindow`), elsewhere a `GtkOffscreenWindow`.
         case offscreen
         /// A real window on the display.
         case visible(fullscreen: Bool = false, decorated: Bool = true, title: String = "HybridShell")

@@ -87,7 +87,7 @@ final class WebKitView {
         case .none:
             gtk_widget_set_size_request(widget, gint(options.width), gint(options.height))
         case .offscreen:
-            let window = gtk_offscreen_window_new()!
+            let window = Self.headlessWindow()
             gtk_window_set_default_size(hs_window(window), gint(options.width), gint(options.height))
             gtk_container_add(hs_container(window), widget)
             gtk_widget_show_all(window)
@@ -118,6 +118,20 @@ final class WebKitView {
             gtk_widget_show_all(window)
             self.window = window
         }
+    }
+
+    /// The toplevel of a headless view. Not a `GtkOffscreenWindow`: WebKitGTK does not count a view
+    /// in one as "in a window" (`widgetIsOnscreenToplevelWindow`), and a page that is not in a
+    /// window never starts loading `<video>`/`<audio>` (networkState 3, no request). An unshown
+    /// `GtkWindow` is in a window but hidden (`visibilityState` hidden, no animation frames, no
+    /// snapshots). An override-redirect popup mapped outside every monitor is both: media loads,
+    /// the page is visible, and nothing appears on the screen (no window manager places it, no
+    /// task bar lists it). Other displays than X11 keep the offscreen window.
+    private static func headlessWindow() -> UnsafeMutablePointer<GtkWidget> {
+        guard let display = gdk_display_get_default(), hs_is_x11_display(display) != 0 else { return gtk_offscreen_window_new()! }
+        let window = gtk_window_new(GTK_WINDOW_POPUP)!
+        gtk_window_move(hs_window(window), -32000, -32000)
+        return window
     }
 
     // MARK: Loading
