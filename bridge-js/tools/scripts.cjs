@@ -36,6 +36,7 @@ const pageSources = [
   'events.js',
   'lifecycle.js',
   'core.js',
+  'updates.js',
   'api.js',
   'wvjb.js',
   'dsbridge.js',
