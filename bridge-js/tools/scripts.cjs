@@ -37,6 +37,7 @@ const pageSources = [
   'lifecycle.js',
   'core.js',
   'updates.js',
+  'streams.js',
   'api.js',
   'wvjb.js',
   'dsbridge.js',
