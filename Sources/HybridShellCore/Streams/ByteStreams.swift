@@ -110,7 +110,12 @@ public final class ByteStreams: URLSchemeHandler, Sendable {
     public func response(for request: SchemeRequest) async throws -> SchemeResponse {
         let host = request.host
         guard let entry = open.withLock({ $0[host] }) else { return .error(404, "no such stream (unknown, or ended)") }
-        let asking = request.origin ?? request.page?.url.flatMap(WebOrigin.of)
+        var asking = request.origin ?? request.page?.url.flatMap(WebOrigin.of)
+        // A local file's fetch says `Origin: null`: taken as its page's origin (the token and the
+        // page pin below still have to match).
+        if asking == "null", entry.stream.call.origin == "file://", let page = request.page?.url, WebOrigin.of(page) == "file://" {
+            asking = "file://"
+        }
         guard asking == entry.stream.call.origin else {
             logger.warning("hybrid-stream: origin \(asking ?? "(unknown)") asked for a stream of \(entry.stream.call.origin)")
             return .error(403, "this stream belongs to another origin")
@@ -120,7 +125,10 @@ public final class ByteStreams: URLSchemeHandler, Sendable {
             let pinned = entry.page.withLock { pinned in pinned ?? { pinned = page; return page }() }
             guard pinned == page else { return .error(403, "this stream belongs to another page") }
         }
-        return await ByteStreamRequest.answer(request, entry: entry, remove: { [weak self] in self?.remove(host) })
+        var response = await ByteStreamRequest.answer(request, entry: entry, remove: { [weak self] in self?.remove(host) })
+        // The scheme's CORS answers real origins; a local file's `null` is answered here, once checked.
+        if let origin = request.origin { response.headers.append(("Access-Control-Allow-Origin", origin)) }
+        return response
     }
 
     func remove(_ token: String) {
