@@ -340,3 +340,28 @@ declare namespace HybridShell {
     getUpdateManager(): UpdateManager;
   }
 }
+
+// Binary streams between the page and native (docs/streams.md): `hybrid.stream(name, options)`.
+declare namespace HybridShell {
+  interface StreamOptions {
+    /** 'read' (default): native → page; 'write': page → native; 'duplex': both. */
+    mode?: 'read' | 'write' | 'duplex';
+    /** Any JSON, handed to the native handler (`ByteStream.data`). */
+    data?: unknown;
+  }
+
+  interface ByteStreams {
+    /** Resolves once native accepted the stream; rejects NOT_FOUND (no such name), DENIED, … (the streams error the same way). */
+    opened: Promise<void>;
+    /** Bytes native writes (modes read, duplex); errors with the native failure, BRIDGE_RESET when the stream ended with its document. */
+    readable?: ReadableStream<Uint8Array>;
+    /** Bytes to native (modes write, duplex): ArrayBuffer, TypedArray or DataView chunks; write() waits while native has not taken what came before. */
+    writable?: WritableStream<BufferSource>;
+  }
+
+  interface Hybrid {
+    stream(name: string, options?: StreamOptions & { mode?: 'read' }): ByteStreams & { readable: ReadableStream<Uint8Array> };
+    stream(name: string, options: StreamOptions & { mode: 'write' }): ByteStreams & { writable: WritableStream<BufferSource> };
+    stream(name: string, options: StreamOptions & { mode: 'duplex' }): ByteStreams & { readable: ReadableStream<Uint8Array>; writable: WritableStream<BufferSource> };
+  }
+}
