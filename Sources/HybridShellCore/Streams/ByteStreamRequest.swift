@@ -15,8 +15,13 @@ enum ByteStreamRequest {
             guard stream.mode != .read else { return .error(405, "this stream is read-only") }
             guard let number = sequence(request.url) else { return .error(400, "a write needs ?seq=N") }
             guard await entry.order.enter(number) else { return .error(409, "write \(number) is out of order") }
-            defer { Task { await entry.order.leave() } }
-            do { try await stream.fromPage.push(request.body) } catch { return failure(error) }
+            do {
+                try await stream.fromPage.push(request.body)
+            } catch {
+                await entry.order.leave()
+                return failure(error)
+            }
+            await entry.order.leave()
             return SchemeResponse(status: 204)
         case ("POST", "/close"):
             await stream.fromPage.finish()
