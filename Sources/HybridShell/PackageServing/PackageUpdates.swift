@@ -27,6 +27,7 @@ public final class PackageUpdates {
     private var indexKnown: Handoff<Void>?
     private var timer: LoopTimer?
     private var started = false
+    private var listening = false
     /// Each app's active sequence when the manager was made: the version a page whose document the
     /// handler did not pin (another origin's page) is taken to run.
     private let launched: [String: Int64]
@@ -54,12 +55,19 @@ public final class PackageUpdates {
     public func start() {
         guard !started else { return }
         started = true
+        if !listening {
+            listening = true
+            listenToStore()
+        }
+        Task { await check() }
+    }
+
+    private func listenToStore() {
         let url = url.absoluteString
         events.listen { [weak self] event in
             guard case .checked(let source, let available) = event, source == url else { return }
             Task { @EngineActor in self?.indexVerified(available) }
         }
-        Task { await check() }
     }
 
     /// Stops the periodic checks (a running one finishes).

@@ -9,7 +9,10 @@ enum ByteStreamRequest {
         case ("GET", "/read"):
             guard stream.mode != .write else { return .error(405, "this stream is write-only") }
             if let problem = await stream.toPage.problem { return failure(problem) }
-            if await stream.toPage.isDrained { return SchemeResponse(status: 204) }
+            if await stream.toPage.isDrained {
+                if entry.finished(reading: true) { remove() }
+                return SchemeResponse(status: 204)
+            }
             return segment(stream.toPage, headers: [("Content-Type", "application/octet-stream"), ("Cache-Control", "no-store")])
         case ("POST", "/write"):
             guard stream.mode != .read else { return .error(405, "this stream is read-only") }
@@ -25,6 +28,7 @@ enum ByteStreamRequest {
             return SchemeResponse(status: 204)
         case ("POST", "/close"):
             await stream.fromPage.finish()
+            if entry.finished(reading: false) { remove() }
             return SchemeResponse(status: 204)
         case ("POST", "/abort"):
             await stream.fromPage.fail(BridgeError(.cancelled, "the page aborted its WritableStream"))

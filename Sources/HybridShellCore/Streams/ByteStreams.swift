@@ -27,6 +27,16 @@ public final class ByteStreams: URLSchemeHandler, Sendable {
         let order = SequenceGate()
         /// The page that made the first request (``SchemePage/id``).
         let page = Mutex<UInt?>(nil)
+        /// Which of the page's sides are done (read to the end, closed): both, and the token goes.
+        let done = Mutex<(read: Bool, write: Bool)>((false, false))
+
+        /// Marks a side done; true once both are.
+        func finished(reading: Bool) -> Bool {
+            done.withLock { done in
+                if reading { done.read = true } else { done.write = true }
+                return (done.read || stream.mode == .write) && (done.write || stream.mode == .read)
+            }
+        }
         init(stream: ByteStream) { self.stream = stream }
     }
 
