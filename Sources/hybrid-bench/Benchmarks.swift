@@ -4,7 +4,7 @@ import HybridShell
 enum Benchmarks {
     typealias Benchmark = @EngineActor @Sendable ([String]) async throws -> String
 
-    static let usage = "roundtrip PAGE | bridge PAGE [NATIVE_CALLS] | pool cold|warm PAGE [R] | pool memory N PAGE [--related] | scheme blob|load DIR URL [--share|--share-stream|--base64] | flood PAGE | agent PAGE [N]"
+    static let usage = "roundtrip PAGE | bridge PAGE [NATIVE_CALLS] | pool cold|warm PAGE [R] | pool memory N PAGE [--related] | scheme blob|load DIR URL [--share|--share-stream|--base64] | flood PAGE | agent PAGE [N] | streams PAGE"
 
     static func named(_ name: String) -> Benchmark? {
         switch name {
@@ -14,6 +14,7 @@ enum Benchmarks {
         case "scheme": { try await SchemeBenchmark.run($0) }
         case "flood": { try await FloodBenchmark.run($0) }
         case "agent": { try await AgentBenchmark.run($0) }
+        case "streams": { try await StreamBenchmark.run($0) }
         default: nil
         }
     }

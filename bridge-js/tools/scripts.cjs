@@ -36,6 +36,8 @@ const pageSources = [
   'events.js',
   'lifecycle.js',
   'core.js',
+  'updates.js',
+  'streams.js',
   'api.js',
   'wvjb.js',
   'dsbridge.js',

@@ -58,6 +58,7 @@ public final class PageManager {
             self.context = try WebContext(configuration: configuration.contextConfiguration())
         }
         self.handlers = handlers
+        configuration.byteStreams?.install(in: handlers)
         pool = ViewPool(size: configuration.poolSize) { [unowned self] () throws(ShellError) in
             try self.makeView(injection: .documentStart)
         }
@@ -176,6 +177,12 @@ public final class PageManager {
         if let shares = self.configuration.fileShares {
             entry.bridge.observe { event in
                 if case .ended(let session, _) = event { shares.endSession(session) }
+            }
+        }
+        // So do its streams (both sides see BRIDGE_RESET).
+        if let streams = self.configuration.byteStreams {
+            entry.bridge.observe { event in
+                if case .ended(let session, _) = event { streams.endSession(session) }
             }
         }
         return entry

@@ -21,6 +21,7 @@ extension ShellConfiguration {
         configuration.headless = !window.isVisible
         configuration.schemes += try schemeRegistrations()
         if let fileShares { configuration.schemes.append(try fileShares.registration()) }
+        if let byteStreams { configuration.schemes.append(try byteStreams.registration()) }
         return configuration
     }
 }

@@ -38,6 +38,9 @@ public struct ShellConfiguration: Sendable {
     /// Files and streams native handlers hand to pages as `hybrid-file://` URLs
     /// (`BridgeCall.share(file:in:)`), registered on the context; nil for none.
     public var fileShares: FileShares? = FileShares()
+    /// Binary streams pages open with `hybrid.stream(name, options)` (``ByteStreams/register(_:_:)``
+    /// a native side per name), on the `hybrid-stream:` scheme; nil for none.
+    public var byteStreams: ByteStreams? = ByteStreams()
     /// Directories served on custom schemes (`dir_handlers`, `--dir-handler`); see ``DirectoryMount``.
     public var dirHandlers: [DirectoryMount] = []
     /// Built-in native modules and who may use them (`modules`, `[[capability]]`).

@@ -21,6 +21,9 @@ extension ModuleHost {
         /// Whether only the visible page of the manager's stack may use the clipboard (see
         /// ``ClipboardVisibility``); page tests, whose views are not on a stack, say no.
         public var clipboardNeedsVisiblePage = true
+        /// The update manager the `updates` module shows pages (``PackageRun/updates``); without
+        /// one, its handlers answer that no update URL is configured.
+        public var updates: PackageUpdates?
 
         public init(headless: Bool? = nil, excluded: Set<BuiltinModule> = [], storagePartition: (@Sendable (BridgeCall) -> String)? = nil,
                     clipboardPartition: (@Sendable (BridgeCall) -> String)? = nil, nativeFileChooser: Bool = true,
@@ -62,6 +65,8 @@ extension ModuleHost {
             case .http:
                 host.register(HTTPModule.module(allowed: configuration.httpAllow, downloads: host.downloads,
                                                 inlineLimit: configuration.httpInlineLimit, maxBytes: configuration.httpMaxBytes))
+            case .updates:
+                host.register(UpdatesModule.module(host: host, updates: options.updates))
             case .files:
                 let directory = dataDirectory.map { ($0 as NSString).appendingPathComponent("files") }
                     ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("hybridshell-files-\(ProcessInfo.processInfo.processIdentifier)")

@@ -16,6 +16,8 @@ public struct PackageRun: Sendable {
         case needsDataDirectory
         /// A preset was given without a key to verify it with.
         case presetNeedsTrustedKey
+        /// An update URL was given without a key to verify the index and packages with.
+        case updateNeedsTrustedKey
         /// A package was asked for without a key: installed files are checked against their
         /// signature before they are served, so without one nothing would be.
         case packageNeedsTrustedKey
@@ -33,6 +35,7 @@ public struct PackageRun: Sendable {
             switch self {
             case .needsDataDirectory: return "a package or preset needs a data directory (the packages live in DATA-DIR/packages)"
             case .presetNeedsTrustedKey: return "a preset needs a trusted key"
+            case .updateNeedsTrustedKey: return "an update URL needs a trusted key: the update index and packages are checked against their signature"
             case .packageNeedsTrustedKey: return "a package needs a trusted key: installed packages are checked against their signature"
             case .unsigned(let app, let reason): return "the package \(app) cannot be opened as signed: \(reason)"
             case .unreadableTrustedKeys(let why): return why
@@ -48,17 +51,21 @@ public struct PackageRun: Sendable {
     public let events: PackageEventSink
     /// The private copy of the path-map extension, removed by ``finish()``.
     public let extensionDirectory: String?
+    /// The update manager for pages, when an update URL is configured: ``start(route:)`` starts its
+    /// checks; the `updates` module (``ModuleHost/BuiltinOptions/updates``) shows it to pages.
+    public let updates: PackageUpdates?
 
     /// Registers the package scheme on `shell` when it keeps a data directory, maps installed
     /// packages for online pages (path-map mode) and makes `route` accept `app:` URLs. Nil when
     /// there is no data directory and neither a package nor a preset was asked for.
     public static func prepare(_ serving: PackageServing, shell: inout ShellConfiguration, route: inout WebRoute) throws(Failure) -> PackageRun? {
         guard case .persistent(let dataDirectory) = shell.storage else {
-            if serving.package != nil || serving.preset != nil { throw .needsDataDirectory }
+            if serving.package != nil || serving.preset != nil || serving.updateURL != nil { throw .needsDataDirectory }
             return nil
         }
         if serving.preset != nil, serving.trustedKeys.isEmpty { throw .presetNeedsTrustedKey }
         if serving.package != nil, serving.trustedKeys.isEmpty { throw .packageNeedsTrustedKey }
+        if serving.updateURL != nil, serving.trustedKeys.isEmpty { throw .updateNeedsTrustedKey }
         let events = PackageEventSink()
         let keys: TrustedKeys
         do {
@@ -78,9 +85,14 @@ public struct PackageRun: Sendable {
         let map = serving.trustedKeys.isEmpty ? [:] : PathMapExtension.map(store.signedList(), onlineBase: online.flatMap(URL.init(string:)))
         let extensionDirectory = map.isEmpty ? nil : PathMapExtension.installedDirectory()
         if let extensionDirectory { shell.context.webExtensions = (extensionDirectory, map) }
-        do { try PackageServing.register(store, in: &shell, pathMap: map) } catch { throw .registration(error) }
+        let handler: PackageSchemeHandler
+        do { handler = try PackageServing.register(store, in: &shell, pathMap: map) } catch { throw .registration(error) }
         if !route.customSchemes.contains(PackageServing.scheme) { route.customSchemes.append(PackageServing.scheme) }
-        return PackageRun(serving: serving, store: store, events: events, extensionDirectory: extensionDirectory)
+        let updates = serving.updateURL.map {
+            PackageUpdates(store: store, url: $0, interval: serving.updateInterval ?? PackageServing.defaultUpdateInterval,
+                           report: serving.reportURL, events: events, handler: handler)
+        }
+        return PackageRun(serving: serving, store: store, events: events, extensionDirectory: extensionDirectory, updates: updates)
     }
 
     /// Removes what the run made outside the data directory (the extension's private directory).
@@ -94,6 +106,8 @@ public struct PackageRun: Sendable {
         if let preset = serving.preset {
             await store.applyPreset(file: URL(fileURLWithPath: preset), appVersion: Self.presetMarker(preset), report: serving.reportURL)
         }
+        // The check at start runs in the background: the page opens with what is installed.
+        if let updates { await updates.start() }
         guard let app = serving.package else { return route }
         guard let found = store.installed(app) ?? store.list().first(where: { $0.appID.lowercased() == app.lowercased() }) else {
             throw .notInstalled(app: app, store: store.directory.path)

@@ -379,6 +379,83 @@ declare namespace HybridShell {
     showModal: WxApi<ModalOptions, { confirm: boolean; cancel: boolean }>;
   }
 }
+
+// The update manager for pages (docs/offline-packages.md, "Updates for pages"): `hybrid.updates`
+// over the `updates` module, and WeChat's `wx.getUpdateManager()` over it.
+declare namespace HybridShell {
+  /** What a page of an installed package is told about its app's updates. */
+  interface UpdateStatus {
+    appID: string;
+    /** A version newer than this page's is offered by the last index or installed. */
+    hasUpdate: boolean;
+    /** A newer version is installed: `apply()` shows it. */
+    ready: boolean;
+    checking: boolean;
+    /** A check has finished in this run. */
+    checked: boolean;
+    /** The installed version `apply()` shows (when ready). */
+    version?: string;
+    sequence?: number;
+    /** The last failure (a cut download, an index signed by an unknown key…). */
+    failure?: string;
+  }
+  interface UpdateReady { appID: string; version: string; sequence: number; }
+  interface UpdateFailure { appID: string; reason: string; }
+
+  interface Updates {
+    /** Checks the signed index now (or joins the running check); resolves once the index is known, before any download. */
+    check(): Promise<UpdateStatus>;
+    status(): Promise<UpdateStatus>;
+    /** Reloads this page into the installed newer version's entry page; HANDLER_ERROR (reason notReady) when there is none. */
+    apply(): Promise<{ version: string; sequence: number }>;
+    /** A listener added after such an event is told the current state once. */
+    on(kind: 'checked' | 'available', listener: (status: UpdateStatus) => void): void;
+    on(kind: 'ready', listener: (ready: UpdateReady) => void): void;
+    on(kind: 'failed', listener: (failure: UpdateFailure) => void): void;
+    off(kind: 'checked' | 'available' | 'ready' | 'failed', listener: (value: any) => void): void;
+  }
+
+  interface Hybrid {
+    readonly updates: Updates;
+  }
+
+  /** WeChat's UpdateManager. */
+  interface UpdateManager {
+    onCheckForUpdate(callback: (result: { hasUpdate: boolean }) => void): void;
+    onUpdateReady(callback: () => void): void;
+    onUpdateFailed(callback: (result: { errMsg: string }) => void): void;
+    applyUpdate(): void;
+  }
+
+  interface Wx {
+    getUpdateManager(): UpdateManager;
+  }
+}
+
+// Binary streams between the page and native (docs/streams.md): `hybrid.stream(name, options)`.
+declare namespace HybridShell {
+  interface StreamOptions {
+    /** 'read' (default): native → page; 'write': page → native; 'duplex': both. */
+    mode?: 'read' | 'write' | 'duplex';
+    /** Any JSON, handed to the native handler (`ByteStream.data`). */
+    data?: unknown;
+  }
+
+  interface ByteStreams {
+    /** Resolves once native accepted the stream; rejects NOT_FOUND (no such name), DENIED, … (the streams error the same way). */
+    opened: Promise<void>;
+    /** Bytes native writes (modes read, duplex); errors with the native failure, BRIDGE_RESET when the stream ended with its document. */
+    readable?: ReadableStream<Uint8Array>;
+    /** Bytes to native (modes write, duplex): ArrayBuffer, TypedArray or DataView chunks; write() waits while native has not taken what came before. */
+    writable?: WritableStream<BufferSource>;
+  }
+
+  interface Hybrid {
+    stream(name: string, options?: StreamOptions & { mode?: 'read' }): ByteStreams & { readable: ReadableStream<Uint8Array> };
+    stream(name: string, options: StreamOptions & { mode: 'write' }): ByteStreams & { writable: WritableStream<BufferSource> };
+    stream(name: string, options: StreamOptions & { mode: 'duplex' }): ByteStreams & { readable: ReadableStream<Uint8Array>; writable: WritableStream<BufferSource> };
+  }
+}
 """#),
         ("web/index.html", ##"""
 <!doctype html>

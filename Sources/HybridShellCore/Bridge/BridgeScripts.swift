@@ -1216,6 +1216,238 @@ function isId(value) {
 function positive(value, fallback) {
   return typeof value === 'number' && value > 0 ? value : fallback;
 }
+// `hybrid.updates`, the update manager for pages (docs/offline-packages.md, "Updates for pages"),
+// over the native `updates` module: check(), status(), apply(), and on/off for 'checked' (every
+// finished check), 'available' (a check found a newer version), 'ready' (it is installed: apply()
+// shows it) and 'failed'. A listener added after such an event is told the current state once
+// (WeChat pages register their update callbacks at start-up, often after the start check ended).
+
+const UPDATE_KINDS = ['checked', 'available', 'ready', 'failed'];
+
+function createUpdates(bridge) {
+  const listeners = new Map(UPDATE_KINDS.map(function (kind) { return [kind, []]; }));
+  let subscribed = false;
+
+  function call(name) {
+    return bridge.call(name, null, undefined, 'hybrid');
+  }
+
+  function deliver(kind, value) {
+    for (const entry of listeners.get(kind).slice()) {
+      entry.told = true;
+      respond(entry.fn, value);
+    }
+  }
+
+  function subscribe() {
+    if (subscribed) return;
+    subscribed = true;
+    bridge.events.on('updates.checked', function (status) {
+      deliver('checked', status);
+      if (status && status.hasUpdate) deliver('available', status);
+    });
+    bridge.events.on('updates.ready', function (value) { deliver('ready', value); });
+    bridge.events.on('updates.failed', function (value) { deliver('failed', value); });
+  }
+
+  // What `kind` would have told a listener that came late, from the native status.
+  function stateFor(kind, status) {
+    if (status === null || typeof status !== 'object') return undefined;
+    if (kind === 'checked') return status.checked ? status : undefined;
+    if (kind === 'available') return status.hasUpdate ? status : undefined;
+    if (kind === 'ready') return status.ready ? { appID: status.appID, version: status.version, sequence: status.sequence } : undefined;
+    return status.failure ? { appID: status.appID, reason: status.failure } : undefined;
+  }
+
+  function replay(kind, entry) {
+    call('updates.status').then(function (status) {
+      const value = stateFor(kind, status);
+      // Told by an event meanwhile, or removed: nothing to replay.
+      if (value === undefined || entry.told || listeners.get(kind).indexOf(entry) < 0) return;
+      entry.told = true;
+      respond(entry.fn, value);
+    }, function () {});
+  }
+
+  function checkKind(kind, fn) {
+    if (!listeners.has(kind) || typeof fn !== 'function') {
+      throw new TypeError("updates.on(kind, fn) needs one of 'checked', 'available', 'ready', 'failed' and a function");
+    }
+  }
+
+  return Object.freeze({
+    check: function () { return call('updates.check'); },
+    status: function () { return call('updates.status'); },
+    apply: function () { return call('updates.apply'); },
+    on: function (kind, fn) {
+      checkKind(kind, fn);
+      subscribe();
+      const entry = { fn: fn, told: false };
+      listeners.get(kind).push(entry);
+      replay(kind, entry);
+    },
+    off: function (kind, fn) {
+      checkKind(kind, fn);
+      const list = listeners.get(kind);
+      const index = list.findIndex(function (entry) { return entry.fn === fn; });
+      if (index >= 0) list.splice(index, 1);
+    },
+  });
+}
+// `hybrid.stream(name, options)`: binary streams between the page and a native handler
+// (docs/streams.md). The bridge call `stream.open` answers a one-time `hybrid-stream://<token>/`
+// URL bound to this document; the bytes then go over fetch, never as JSON: the ReadableStream
+// reads `GET …/read` segments (response bodies), the WritableStream sends its chunks as
+// `POST …/write?seq=N` request bodies (coalesced up to STREAM_CHUNK, at most two in flight, so a
+// page that writes faster than native reads waits).
+
+const STREAM_CHUNK = 4 << 20;
+const STREAM_MODES = ['read', 'write', 'duplex'];
+
+function createStreams(bridge) {
+  // Captured now, before page scripts can replace them.
+  const fetch = window.fetch;
+  const ReadableStream = window.ReadableStream;
+  const WritableStream = window.WritableStream;
+  const AbortController = window.AbortController;
+  const Uint8Array = window.Uint8Array;
+  const ArrayBuffer = window.ArrayBuffer;
+
+  function request(url, init) {
+    return fetch.call(window, url, Object.assign({ cache: 'no-store' }, init));
+  }
+
+  // The error a failed stream request carries (the body is `{code, message}`).
+  function failure(response) {
+    return response.text().then(function (text) {
+      let parsed = null;
+      try { parsed = JSON.parse(text); } catch (ignored) { parsed = null; }
+      if (parsed && typeof parsed.code === 'string') return new HybridError(parsed.code, parsed.message);
+      return new HybridError(response.status === 404 || response.status === 410 ? ErrorCode.BRIDGE_RESET : ErrorCode.HANDLER_ERROR,
+        'the stream failed: HTTP ' + response.status + ' ' + text.trim());
+    });
+  }
+
+  function ok(response) {
+    if (response.ok) return response;
+    return failure(response).then(function (error) { throw error; });
+  }
+
+  function bytesOf(chunk) {
+    if (chunk instanceof Uint8Array) return chunk;
+    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+    if (chunk && chunk.buffer instanceof ArrayBuffer && typeof chunk.byteLength === 'number') {
+      return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    }
+    throw new TypeError('a stream to native takes ArrayBuffer, TypedArray or DataView chunks');
+  }
+
+  function readable(opened) {
+    let base = null;
+    let reader = null;
+    let abort = null;
+    return new ReadableStream({
+      pull: async function (controller) {
+        base = base || (await opened).url;
+        for (;;) {
+          if (reader === null) {
+            abort = new AbortController();
+            const response = await request(base + 'read', { signal: abort.signal });
+            if (response.status === 204) { controller.close(); return; }
+            reader = (await ok(response)).body.getReader();
+          }
+          let next;
+          try {
+            next = await reader.read();
+          } catch (error) {
+            reader = null;
+            // The body broke (native failed, or the document is going): ask why.
+            throw await request(base + 'read').then(ok).then(function () { return error; }, function (why) { return why; });
+          }
+          if (next.done) { reader = null; continue; }
+          controller.enqueue(next.value);
+          return;
+        }
+      },
+      cancel: function () {
+        if (abort !== null) abort.abort();
+        return opened.then(function (stream) { return request(stream.url + 'cancel', { method: 'POST' }); }).then(function () {}, function () {});
+      },
+    }, { highWaterMark: 0 });
+  }
+
+  function writable(opened) {
+    let base = null;
+    let sequence = 0;
+    let pending = [];
+    let pendingBytes = 0;
+    const inFlight = [];
+
+    async function post(body) {
+      const sent = request(base + 'write?seq=' + sequence++, { method: 'POST', body: body }).then(ok);
+      sent.catch(function () {});
+      inFlight.push(sent);
+      if (inFlight.length >= 2) await inFlight.shift();
+    }
+
+    async function flush() {
+      if (pendingBytes === 0) return;
+      let body = pending[0];
+      if (pending.length > 1) {
+        body = new Uint8Array(pendingBytes);
+        let offset = 0;
+        for (const part of pending) { body.set(part, offset); offset += part.byteLength; }
+      }
+      pending = [];
+      pendingBytes = 0;
+      await post(body);
+    }
+
+    return new WritableStream({
+      start: async function () { base = (await opened).url; },
+      write: async function (chunk) {
+        const bytes = bytesOf(chunk);
+        if (bytes.byteLength >= STREAM_CHUNK / 4) {
+          await flush();
+          for (let offset = 0; offset < bytes.byteLength; offset += STREAM_CHUNK) {
+            await post(bytes.subarray(offset, offset + STREAM_CHUNK));
+          }
+          return;
+        }
+        // Small chunks are copied: the page may reuse its buffer once write() resolved.
+        pending.push(bytes.slice());
+        pendingBytes += bytes.byteLength;
+        if (pendingBytes >= STREAM_CHUNK) await flush();
+      },
+      close: async function () {
+        await flush();
+        while (inFlight.length) await inFlight.shift();
+        await request(base + 'close', { method: 'POST' }).then(ok);
+      },
+      abort: function () {
+        pending = [];
+        pendingBytes = 0;
+        return opened.then(function (stream) { return request(stream.url + 'abort', { method: 'POST' }); }).then(function () {}, function () {});
+      },
+    });
+  }
+
+  return function stream(name, options) {
+    const given = options !== null && typeof options === 'object' ? options : {};
+    const mode = given.mode === undefined ? 'read' : given.mode;
+    if (typeof name !== 'string' || STREAM_MODES.indexOf(mode) < 0) {
+      throw new TypeError("hybrid.stream(name, {mode}) needs a name and a mode of 'read', 'write' or 'duplex'");
+    }
+    const opened = bridge.call('stream.open', { name: name, mode: mode, data: given.data === undefined ? null : given.data },
+      {}, 'hybrid');
+    opened.catch(function () {});
+    const result = { opened: opened.then(function () {}) };
+    result.opened.catch(function () {});
+    if (mode !== 'write') result.readable = readable(opened);
+    if (mode !== 'read') result.writable = writable(opened);
+    return result;
+  };
+}
 // `window.hybrid`, the native API of HybridShell pages (typed in hybrid.d.ts).
 
 // Not page API: HybridShell's own scripts that run after this one (the test adapter) call
@@ -1233,6 +1465,8 @@ function installHybrid(bridge) {
     unregister: function (name) { bridge.handlers.unregister(name); },
     on: function (name, fn) { bridge.events.on(name, fn); },
     off: function (name, fn) { bridge.events.off(name, fn); },
+    updates: createUpdates(bridge),
+    stream: createStreams(bridge),
   }, FLUSH, { value: function () { bridge.flush(); } }));
   // Configurable, so a page script with its own top-level `let hybrid` still loads.
   Object.defineProperty(window, 'hybrid', { value: hybrid, enumerable: true, configurable: true });
@@ -1779,7 +2013,7 @@ install();
 })(window);
 
 """#
-    static let pageSources = ["begin.js", "errors.js", "payload.js", "frames.js", "channel.js", "outbox.js", "calls.js", "page-handlers.js", "native-calls.js", "events.js", "lifecycle.js", "core.js", "api.js", "wvjb.js", "dsbridge.js", "wx.js", "install.js", "end.js"]
+    static let pageSources = ["begin.js", "errors.js", "payload.js", "frames.js", "channel.js", "outbox.js", "calls.js", "page-handlers.js", "native-calls.js", "events.js", "lifecycle.js", "core.js", "updates.js", "streams.js", "api.js", "wvjb.js", "dsbridge.js", "wx.js", "install.js", "end.js"]
     /// bridge-js/src/testing/*.js concatenated in `testingSources` order: the test adapter, the
     /// source of a function expression. It starts with exactly `function (options) {` and ends
     /// with `}` and a newline; install `"(" + testAdapter + ")(" + optionsJSON + ");"` in the page

@@ -1,6 +1,8 @@
 /// The modules HybridShell ships (`modules = [...]`, `--modules`). See docs/modules.md.
 public enum BuiltinModule: String, Sendable, CaseIterable, Comparable {
     case storage, navigation, system, clipboard, http, files, ui
+    /// The update manager for pages (`hybrid.updates`, `wx.getUpdateManager()`); see docs/offline-packages.md.
+    case updates
 
     public static func < (a: BuiltinModule, b: BuiltinModule) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

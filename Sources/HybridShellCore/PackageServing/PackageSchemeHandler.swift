@@ -110,6 +110,12 @@ public struct PackageSchemeHandler: URLSchemeHandler {
         return active
     }
 
+    /// The version the document of the page `pageID` (``SchemePage/id``) was served from for the
+    /// app at `host`, while it is on disk (what an update manager compares the installed one with).
+    public func pinnedVersion(page pageID: UInt, host: String) -> InstalledPackage? {
+        pins.get(pageID, host.lowercased()).flatMap { FileManager.default.fileExists(atPath: $0.root.path) ? $0 : nil }
+    }
+
     /// App ids may have capitals; URL hosts do not. The manifest is decoded once per version: a
     /// cached one is used while the `current` link still names its directory.
     func lookUp(_ host: String) throws(PackageError) -> InstalledPackage? {

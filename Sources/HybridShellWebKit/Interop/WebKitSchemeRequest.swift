@@ -85,7 +85,8 @@ final class WebKitSchemeRequest {
                     return .refused(.error(400, "cannot read the request body: \(message)"), bodiless)
                 }
                 if count == 0 { break }
-                body.append(contentsOf: buffer[0..<count])
+                // A raw copy: appending the array slice went element by element (~5 ms per 4 MiB body).
+                buffer.withUnsafeBufferPointer { body.append($0.baseAddress!, count: count) }
                 if body.count > maxBody { return .refused(.error(413, "the request body exceeds \(maxBody) bytes"), bodiless) }
             }
         }

@@ -25,6 +25,15 @@ struct PackageRunOptions: ParsableArguments {
                                             valueName: "url"))
     var reportURL: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Check this signed update index (index.json + index.json.sig under the URL) at start and every --update-interval; newer versions install in the background and pages see them through the updates module. Example: --update-url https://updates.example/shop/ --trust release.pub",
+        valueName: "url"))
+    var updateURL: String?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds between two update checks (default 3600; 0: only at start). Example: --update-interval 600",
+                                            valueName: "seconds"))
+    var updateInterval: Double?
+
     /// The page when neither --url nor a page argument is given: the app's root, whose entry page
     /// ``PackageRun/start(route:)`` opens once the preset is in.
     func defaultPage(config: String?) throws -> String? {
@@ -42,6 +51,8 @@ struct PackageRunOptions: ParsableArguments {
         if !trust.isEmpty { serving.trustedKeys = trust.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
         if let preset { serving.preset = URL(fileURLWithPath: preset).standardizedFileURL.path }
         if let reportURL { serving.reportURL = try PackageServing.reportURL(reportURL) }
+        if let updateURL { serving.updateURL = try PackageServing.updateURL(updateURL) }
+        if let updateInterval { serving.updateInterval = try PackageServing.updateInterval(updateInterval) }
         do {
             return try PackageRun.prepare(serving, shell: &shell, route: &route)
         } catch {
@@ -52,7 +63,9 @@ struct PackageRunOptions: ParsableArguments {
     /// A package run's failure in the words of this command's flags.
     static func message(for failure: PackageRun.Failure) -> String {
         switch failure {
-        case .needsDataDirectory: return "--package and --preset need --data-dir (the packages live in DATA-DIR/packages)"
+        case .needsDataDirectory: return "--package, --preset and --update-url need --data-dir (the packages live in DATA-DIR/packages)"
+        case .updateNeedsTrustedKey:
+            return "--update-url needs a trusted key (--trust FILE.pub or trusted_keys in the config file): the update index and packages are checked against their signature"
         case .presetNeedsTrustedKey: return "--preset needs a trusted key: --trust FILE.pub or trusted_keys in the config file"
         case .packageNeedsTrustedKey:
             return "--package needs a trusted key (--trust FILE.pub or trusted_keys in the config file): installed packages are checked against their signature before they are served"

@@ -39,6 +39,7 @@ final class RunCommand {
         if let packages = options.packages {
             if options.printEvents {
                 packages.events.forward { [weak self] event in Task { @EngineActor in self?.print(event.jsonObject) } }
+                packages.updates?.observe { [weak self] event in self?.print(event.jsonObject) }
             }
             do { route = try await packages.start(route: route) } catch { return RunOutcome(.failure, PackageRunOptions.message(for: error)) }
         }
@@ -47,8 +48,10 @@ final class RunCommand {
             self.manager = manager
             manager.appName = "hybrid-run"
             if let path = options.bridgeLog { manager.transcript = try BridgeTranscript(path: path) }
+            var builtinOptions = ModuleHost.BuiltinOptions()
+            builtinOptions.updates = options.packages?.updates
             modules = try ModuleHost.builtins(options.shell.modules, manager: manager, openedURL: try route.request().url,
-                                              dataDirectory: options.shell.storage.directory)
+                                              dataDirectory: options.shell.storage.directory, options: builtinOptions)
             // Mocks replace module handlers of the same name (page tests without real abilities).
             options.mockHandlers?.register(in: manager.handlers)
             manager.onGiveUp = { [weak self] page in
@@ -79,6 +82,7 @@ final class RunCommand {
         let result = (try? await outcome.value()) ?? .success
         // The process exits next: a pre-warmed view's web process must not outlive it.
         await manager?.stopWarming()
+        options.packages?.updates?.stop()
         return result
     }
 

@@ -163,4 +163,19 @@ import Testing
         #expect(throws: ShellError.self) { try PackageServing.read(ConfigReader(ConfigDocument.load(path: file.path))) }
         #expect(try PackageServing.rootURL(of: "Shop") == "app://shop/")
     }
+
+    @Test func updateKeysAreReadAndChecked() throws {
+        let f = try PackageFixtures()
+        let file = f.path("shell.toml")
+        try Data("update_url = \"https://updates.example/shop/\"\nupdate_interval = 600\n".utf8).write(to: file)
+        let serving = try PackageServing.read(ConfigReader(ConfigDocument.load(path: file.path)))
+        #expect(serving.updateURL?.absoluteString == "https://updates.example/shop/" && serving.updateInterval == .seconds(600))
+        try Data("update_url = \"mirror\"\n".utf8).write(to: file)
+        #expect(try PackageServing.read(ConfigReader(ConfigDocument.load(path: file.path))).updateURL?.path
+                == f.directory.standardizedFileURL.path + "/mirror")
+        for bad in ["update_url = \"ftp://x/\"", "update_url = \"https:///\"", "update_interval = -1", "update_interval = 700000", "update_interval = \"1h\""] {
+            try Data((bad + "\n").utf8).write(to: file)
+            #expect(throws: ShellError.self, "\(bad)") { try PackageServing.read(ConfigReader(ConfigDocument.load(path: file.path))) }
+        }
+    }
 }

@@ -140,6 +140,23 @@
     showToast: asyncApi('showToast', 'ui.showToast', pick(['title', 'icon', 'duration'])),
     showModal: asyncApi('showModal', 'ui.showModal', pick(['title', 'content', 'showCancel', 'confirmText', 'cancelText']), same),
   };
+  // WeChat's update manager over hybrid.updates (one per page, as WeChat's is).
+  let updateManager = null;
+  functions.getUpdateManager = function () {
+    const updates = hybrid.updates;
+    if (updateManager !== null || !updates) return updateManager;
+    updateManager = {
+      onCheckForUpdate: function (callback) {
+        updates.on('checked', function (status) { respond(callback, { hasUpdate: status.hasUpdate === true }); });
+      },
+      onUpdateReady: function (callback) { updates.on('ready', function () { respond(callback, {}); }); },
+      onUpdateFailed: function (callback) {
+        updates.on('failed', function (value) { respond(callback, { errMsg: 'updateManager:fail ' + value.reason }); });
+      },
+      applyUpdate: function () { updates.apply().catch(function () {}); },
+    };
+    return updateManager;
+  };
   for (const name of Object.keys(functions)) {
     if (!(name in wx)) wx[name] = functions[name];
   }

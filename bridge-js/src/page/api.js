@@ -15,6 +15,8 @@ function installHybrid(bridge) {
     unregister: function (name) { bridge.handlers.unregister(name); },
     on: function (name, fn) { bridge.events.on(name, fn); },
     off: function (name, fn) { bridge.events.off(name, fn); },
+    updates: createUpdates(bridge),
+    stream: createStreams(bridge),
   }, FLUSH, { value: function () { bridge.flush(); } }));
   // Configurable, so a page script with its own top-level `let hybrid` still loads.
   Object.defineProperty(window, 'hybrid', { value: hybrid, enumerable: true, configurable: true });
