@@ -65,6 +65,8 @@ struct AgentSessionTests {
         _ = await session.perform(.open(url: Fixtures.pageURL("mcp/index.html")))
         let stuck = await session.perform(.evaluate(script: "return await new Promise(() => {})", async: true))
         #expect(stuck.isError && text(stuck).hasPrefix("timed out"), "\(text(stuck))")
+        // The short limit was for the stuck script; the rest must not race a loaded machine.
+        session.operationTimeout = .seconds(10)
         let next = await session.perform(.evaluate(script: "document.title", async: false))
         #expect(next == .text("\"MCP fixture\""), "\(text(next))")
         let missing = await session.perform(.hover(.selector("#nothing")))
