@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Writes Sources/HybridShellCore/Modules/ModuleScripts.swift from bridge-js/src/modules (the module
 // facades, kept apart from the bridge script). `--check` writes nothing and exits 1 when stale.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import scripts from './scripts.cjs';
 
 const output = join(scripts.ROOT, 'Sources', 'HybridShellCore', 'Modules', 'ModuleScripts.swift');
@@ -16,16 +16,4 @@ const generated = [
   '}',
   '',
 ].join('\n');
-const target = relative(process.cwd(), output);
-if (process.argv.includes('--check')) {
-  let current = null;
-  try { current = readFileSync(output, 'utf8'); } catch { current = null; }
-  if (current !== generated) {
-    console.error(`${target} is stale: run node bridge-js/tools/embed-modules.mjs`);
-    process.exit(1);
-  }
-  console.log(`${target} is up to date`);
-} else {
-  writeFileSync(output, generated);
-  console.log(`wrote ${target}`);
-}
+scripts.writeOrCheck(output, generated, 'bridge-js/tools/embed-modules.mjs');

@@ -2,7 +2,7 @@
 // Writes Sources/HybridShellCore/App/AppTemplates.swift from templates/app (the files
 // `hybrid-run init` writes; `_name` is written as `.name`) and bridge-js/hybrid.d.ts (as
 // web/hybrid.d.ts). `--check` writes nothing and exits 1 when the Swift file is stale.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import scripts from './scripts.cjs';
 
@@ -32,16 +32,4 @@ const generated = [
   '}',
   '',
 ].join('\n');
-const target = relative(process.cwd(), output);
-if (process.argv.includes('--check')) {
-  let current = null;
-  try { current = readFileSync(output, 'utf8'); } catch { current = null; }
-  if (current !== generated) {
-    console.error(`${target} is stale: run node bridge-js/tools/embed-templates.mjs`);
-    process.exit(1);
-  }
-  console.log(`${target} is up to date`);
-} else {
-  writeFileSync(output, generated);
-  console.log(`wrote ${target}`);
-}
+scripts.writeOrCheck(output, generated, 'bridge-js/tools/embed-templates.mjs');

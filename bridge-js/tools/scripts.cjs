@@ -150,7 +150,26 @@ function renderEngineScripts() {
   ].join('\n');
 }
 
+/// Writes `generated` to `output`, or with `--check` on the command line compares them and exits 1
+/// when the file is stale (`tool` is the command that rewrites it).
+function writeOrCheck(output, generated, tool) {
+  const { readFileSync, writeFileSync } = require('node:fs');
+  const target = path.relative(process.cwd(), output);
+  if (process.argv.includes('--check')) {
+    let current = null;
+    try { current = readFileSync(output, 'utf8'); } catch { current = null; }
+    if (current !== generated) {
+      console.error(`${target} is stale: run node ${tool}`);
+      process.exit(1);
+    }
+    console.log(`${target} is up to date`);
+  } else {
+    writeFileSync(output, generated);
+    console.log(`wrote ${target}`);
+  }
+}
+
 module.exports = {
-  ROOT, OUTPUT, ENGINE_OUTPUT, renderEngineScripts, pageSources, testingSources, relaySource, consoleSource, consoleRelaySource, pageSource, testAdapterSource, swiftRawString,
+  writeOrCheck, ROOT, OUTPUT, ENGINE_OUTPUT, renderEngineScripts, pageSources, testingSources, relaySource, consoleSource, consoleRelaySource, pageSource, testAdapterSource, swiftRawString,
   renderBridgeScripts,
 };
