@@ -21,6 +21,10 @@ APT_PACKAGES += gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 # Media shares (Tests/HybridShellTests/MediaShares/VideoMediaURLTests.swift): gst-launch-1.0 makes an
 # 8 MB clip at run time, big enough that a seek asks the loopback listener for a Range past 0.
 APT_PACKAGES += gstreamer1.0-tools
+# Desktop modules and apps (Tests/HybridShellTests/Desktop): a private D-Bus session bus with a fake
+# notification server (Tests/fake-notifications.py, Debian's /usr/bin/python3 with GObject
+# introspection), and pdftotext to read back what print.page wrote.
+APT_PACKAGES += dbus-daemon python3-gi poppler-utils
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 

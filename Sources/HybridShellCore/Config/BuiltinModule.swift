@@ -1,6 +1,7 @@
 /// The modules HybridShell ships (`modules = [...]`, `--modules`). See docs/modules.md.
 public enum BuiltinModule: String, Sendable, CaseIterable, Comparable {
     case storage, navigation, system, clipboard, http, files, ui
+    case notification, print
 
     public static func < (a: BuiltinModule, b: BuiltinModule) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
