@@ -102,6 +102,7 @@ readme-examples: build vendor
 bridge-js:
 	node bridge-js/tools/embed.mjs --check
 	node bridge-js/tools/embed-modules.mjs --check
+	node bridge-js/tools/embed-templates.mjs --check
 	node --test bridge-js/test/
 
 # The Debian package (docs/packaging/): .build/deb/hybrid-run_<version>_amd64.deb from a static

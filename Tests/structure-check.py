@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBRARIES = [os.path.join(ROOT, "Sources", name) for name in ("HybridShellCore", "HybridShellWebKit", "HybridShell")]
 MAX_LINES = 300
 GENERATED = {"Sources/HybridShellCore/Bridge/BridgeScripts.swift", "Sources/HybridShellCore/Engine/EngineScripts.swift",
-             "Sources/HybridShellCore/Modules/ModuleScripts.swift"}
+             "Sources/HybridShellCore/Modules/ModuleScripts.swift", "Sources/HybridShellCore/App/AppTemplates.swift"}
 # Each C module and the one folder that may import it.
 C_MODULES = {"CGLib": "Sources/HybridShellCore/GLib/", "CWebKitGTK": "Sources/HybridShellWebKit/Interop/"}
 

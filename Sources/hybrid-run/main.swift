@@ -67,6 +67,18 @@ do {
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
             return outcome.status.rawValue
         })
+    case let dev as HybridRunDev:
+        let (options, app) = usageChecked { try dev.options() }
+        LogLines.bootstrap(level: .info, quiet: false)
+        prepareDisplay(dev.displayOption.display)
+        exit(MainLoop.run {
+            let outcome = await HybridRunDev.run(options, app: app)
+            if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
+            return outcome.status.rawValue
+        })
+    case let initCommand as HybridRunInit:
+        // Files only: no GLib loop, no GTK.
+        exit(initCommand.execute())
     case let package as any PackageCommand:
         // Files and network only: no GLib loop, no GTK.
         exit(package.execute())

@@ -17,6 +17,8 @@ final class RunCommand {
     private var loadFinished = false
     private var callsFinished = true
     private var failedCall: String?
+    /// Called with the opened page as it starts loading (`dev` reloads it on file changes).
+    var onPage: (@EngineActor (Page) -> Void)?
 
     init(options: RunOptions, output: OutputLines = .standardOutput, errors: OutputLines = .standardError) {
         self.options = options
@@ -62,6 +64,7 @@ final class RunCommand {
             return RunOutcome(.usage, "\(error)")
         }
         self.page = page
+        onPage?(page)
         page.view.observe { [weak self] event in self?.handle(event) }
         page.observeLifecycle { [weak self] event in self?.lifecycle(event) }
         startCalls(on: page.bridge)

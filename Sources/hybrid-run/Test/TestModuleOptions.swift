@@ -16,7 +16,7 @@ struct TestModuleOptions: ParsableArguments {
     var grant: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
-        "Read modules, [[capability]] and [module_settings] (headless answers: network, clipboard_text, file_choice, modal_confirms) from a hybrid-run config file. Example: --config app.toml",
+        "Read modules, [[capability]] and [module_settings] (headless answers: network, clipboard_text, file_choice, modal_confirms) from a hybrid-run config file or an app's app.toml. Example: --config app.toml",
         valueName: "file"))
     var config: String?
 
@@ -29,8 +29,10 @@ struct TestModuleOptions: ParsableArguments {
     func apply(to settings: inout WebKitPageTestExecutor.Settings) throws {
         var configuration = ModuleConfiguration()
         if let config {
-            let shell = try ShellConfiguration.load(path: config)
-            configuration = shell.modules
+            // An app's app.toml (it has an `id`) gives the modules the app runs with.
+            let document = try ConfigDocument.load(path: config)
+            configuration = document.root["id"] != nil ? try AppManifest.read(ConfigReader(document)).modules
+                : try ShellConfiguration.read(ConfigReader(document)).modules
             settings.additionalOrigins += configuration.grantedOrigins
         }
         if !modules.isEmpty {
