@@ -1,5 +1,6 @@
 import Foundation
 import HybridShell
+import HybridShellTestSupport
 import Testing
 
 /// `hybrid-run app` on a D-Bus session bus private to the test (the one Tests/fake-notifications.py
@@ -63,5 +64,30 @@ struct DesktopAppCommandLineTests {
         // Restored from the file at launch, written back at exit (whole: a temporary file renamed).
         let kept = try #require(WindowGeometry.read(from: state.path))
         #expect(kept.width == 700 && kept.height == 500, "\(kept)")
+    }
+
+    @Test func anInstalledAppIsServedFromItsPresetPackageUnderItsDataDirectory() async throws {
+        let fixtures = try PackageFixtures()
+        let site = try fixtures.site("site", ["index.html": "<script>console.log('installed ' + location.href)</script>"])
+        try fixtures.pack(site, "app.hspkg", sequence: 3, app: Self.id)
+        try fixtures.key.publicKey.fileText.write(to: fixtures.path("app.pub"), atomically: true, encoding: .utf8)
+        try """
+            id = "\(Self.id)"
+            name = "Deep links"
+            version = "1.0.0"
+            preset = "app.hspkg"
+            trusted_keys = ["app.pub"]
+            """.write(to: fixtures.path("app.toml"), atomically: true, encoding: .utf8)
+        let data = fixtures.path("data")
+        try await FakeNotificationServer.run { bus in
+            var variables = ProcessInfo.processInfo.environment
+            variables["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+            variables["XDG_DATA_HOME"] = data.path
+            let run = try await CommandLineRun.run(["app", fixtures.path("app.toml").path, "--exit-after", "load"], environment: variables)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("CONSOLE LOG installed app://org.example.deeplinks/index.html"), "\(run.stdout)")
+        }
+        let store = data.appendingPathComponent("\(Self.id)/packages").path
+        #expect(FileManager.default.fileExists(atPath: store), "the preset was installed into the app's data directory")
     }
 }
