@@ -5,9 +5,9 @@ import HybridShellWebKit
 /// The `print` module: `print.page {printer?, file?, silent?}` prints the calling page — to a PDF
 /// file inside `module_settings.print_dirs`, silently to a printer of `module_settings.printers`,
 /// or after GTK's print dialog (not in a kiosk) — and answers what went where:
-/// `{printer, file?, url}`. The page's own `window.print()` stays refused. In page tests a printer
-/// is only logged (`headless: true`, nothing reaches CUPS); without a window a dialog is
-/// `CANCELLED`; files are written for real, so tests can read them.
+/// `{printer, file?, url}`. The page's own `window.print()` stays refused. In page tests nothing is
+/// printed: printers and files are only named (`headless: true`, nothing reaches CUPS or the
+/// disk); without a window a dialog is `CANCELLED`; a windowless `--url` run writes files for real.
 public enum PrintModule {
     public static let name = "print"
 
@@ -19,8 +19,13 @@ public enum PrintModule {
                 let page = host?.page(of: call)
                 var answer: [String: JSONValue] = ["url": page.map { .string($0.view.url ?? $0.url) } ?? .null]
                 switch (target, page) {
-                case (.printer(let name), _) where simulatesPrinters, (.printer(let name), nil):
+                case (.printer(let name), _) where simulatesPrinters:
                     answer["printer"] = .string(name)
+                    answer["headless"] = true
+                case (.file(let path), nil) where simulatesPrinters:
+                    // A page test's view is on no page stack: the file is named, not written.
+                    answer["printer"] = .string("Print to File")
+                    answer["file"] = .string(path)
                     answer["headless"] = true
                 case (.dialog, _) where !hasWindow:
                     throw BridgeError(.cancelled, "print.page: no print dialog without a window", details: ["handler": "print.page"])

@@ -60,14 +60,15 @@ package final class DesktopNotifications {
                 defer { g_variant_unref(value) }
                 let id = g_variant_get_child_value(value, 0)
                 defer { g_variant_unref(id) }
+                // Known before anything else runs on the loop: the server may send ActionInvoked
+                // right behind its reply, before the awaiting task resumes.
+                self.shown.insert(g_variant_get_uint32(id))
                 continuation.resume(returning: .success(g_variant_get_uint32(id)))
             }
             g_dbus_connection_call(connection, Self.service, Self.path, Self.service, "Notify", parameters, replyType,
                                    G_DBUS_CALL_FLAGS_NONE, 10_000, nil, asyncCallReady, completion.retainedUserData())
         }
-        let id = try reply.get()
-        shown.insert(id)
-        return id
+        return try reply.get()
     }
 
     /// Stops listening; the connection closes when the client goes away.

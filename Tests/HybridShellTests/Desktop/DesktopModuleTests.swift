@@ -17,7 +17,8 @@ struct DesktopModuleTests {
                 const closed = new Promise(r => hybrid.on('notification.closed', r));
                 const shown = await hybrid.call('notification.show', {title: 'Order shipped', body: 'Parcel 42 is on its way',
                     icon: 'mail-unread', actions: [{id: 'open', label: 'Open order'}, {id: 'later', label: 'Later'}]});
-                return {shown, action: await action, closed: await closed};
+                const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('no notification events within 30 s')), 30000));
+                return {shown, action: await Promise.race([action, deadline]), closed: await Promise.race([closed, deadline])};
                 """)
             let notify = try #require(await server.firstNotification())
             #expect(notify["title"] == "Order shipped")
@@ -80,5 +81,18 @@ struct DesktopModuleTests {
         // window.print() stays refused as before.
         #expect(try await page.run("window.print(); return 'returned'") == "returned")
         await fixture.close()
+    }
+}
+
+extension DesktopModuleTests {
+    /// `hybrid-run test`: notification and print answer privately (nothing reaches a desktop,
+    /// CUPS or the disk), and their refusals still hold.
+    @Test func pageTestsGetPrivateAnswers() async throws {
+        let run = try await PageTestRun.run(["pages/fixtures/test/desktop/desktop.html", "--config", "pages/fixtures/test/desktop/desktop.toml",
+                                             "--screenshot", "off"])
+        defer { run.cleanUp() }
+        #expect(run.status == 0, "stdout: \(run.stdout)\nstderr: \(run.stderr)")
+        #expect(run.counts() == ["passed": 3, "failed": 0, "skipped": 0, "todo": 0])
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/hybridshell-page-test-receipt.pdf"))
     }
 }
