@@ -21,6 +21,9 @@ APT_PACKAGES += gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 # Media shares (Tests/HybridShellTests/MediaShares/VideoMediaURLTests.swift): gst-launch-1.0 makes an
 # 8 MB clip at run time, big enough that a seek asks the loopback listener for a Range past 0.
 APT_PACKAGES += gstreamer1.0-tools
+# hybrid-run bundle (Tests/HybridShellTests/CLI/AppBundleCommandLineTests.swift): Debian's validators
+# of the desktop entry and the AppStream metainfo it writes (dpkg-deb, which it runs, is in dpkg).
+APT_PACKAGES += desktop-file-utils appstream
 # Desktop modules and apps (Tests/HybridShellTests/Desktop): a private D-Bus session bus with a fake
 # notification server (Tests/fake-notifications.py, Debian's /usr/bin/python3 with GObject
 # introspection), and pdftotext to read back what print.page wrote.
@@ -123,6 +126,7 @@ deb: deb-deps
 
 deb-check: deb-deps
 	bash Tests/deb-check.sh
+	bash Tests/app-deb-check.sh
 
 bench: deps release vendor
 	$(MAKE) -C bench/c

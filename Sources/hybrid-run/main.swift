@@ -88,6 +88,9 @@ do {
     case let initCommand as HybridRunInit:
         // Files only: no GLib loop, no GTK.
         exit(initCommand.execute())
+    case let bundle as HybridRunBundle:
+        // Files and dpkg-deb: no GLib loop, no GTK.
+        exit(bundle.execute())
     case let package as any PackageCommand:
         // Files and network only: no GLib loop, no GTK.
         exit(package.execute())

@@ -58,7 +58,9 @@ public final class KioskHost: PageDelegate {
     /// - Parameter appName: what the built-in `system.info` handler reports as the application.
     public init(profile: KioskProfile, appName: String = "HybridShell kiosk") throws(ShellError) {
         self.profile = profile
-        homeURL = try WebRoute(profile.home).request().url
+        var home = WebRoute(profile.home)
+        home.customSchemes = profile.shell.customSchemes
+        homeURL = try home.request().url
         allowList = KioskAllowList(home: homeURL, patterns: profile.allow)
         inputPolicy = KioskInputPolicy(zoom: profile.zoom, allowedShortcuts: profile.allowedShortcuts)
         permissions = KioskPermissions(grants: profile.permissions)

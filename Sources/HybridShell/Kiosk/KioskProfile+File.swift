@@ -33,11 +33,15 @@ extension KioskProfile {
             profile.shell.storage = .persistent(directory: absolute(data, directory))
         }
         profile.shell.crashRecovery = shell.crashRecovery
+        profile.shell.dirHandlers = shell.dirHandlers
         // Native modules (`modules`, `[[capability]]`, `[module_settings]`), as in a --config file.
         profile.shell.modules = shell.modules
         if reader.members["pool"] != nil { profile.shell.poolSize = shell.poolSize }
         do {
-            if checkHome { _ = try WebRoute(profile.home).request() }
+            // A home on a directory-handler scheme (`app://…` of an app bundled with --kiosk) is a URL too.
+            var route = WebRoute(profile.home)
+            route.customSchemes = shell.customSchemes
+            if checkHome { _ = try route.request() }
         } catch {
             throw reader.error("home", error.description)
         }

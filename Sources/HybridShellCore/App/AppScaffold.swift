@@ -59,6 +59,7 @@ public struct AppScaffold: Sendable {
         let manager = FileManager.default
         let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).init-\(getpid())")
         let key = PackageSigningKey()
+        let existed = manager.fileExists(atPath: target.path)
         do {
             try manager.createDirectory(at: staging, withIntermediateDirectories: true)
             var contents = files().map { ($0.path, Data($0.contents.utf8), 0o644) }
@@ -72,9 +73,22 @@ public struct AppScaffold: Sendable {
                     throw ShellError.invalidArgument("cannot write \(url.path)")
                 }
             }
-            if manager.fileExists(atPath: target.path) { try manager.removeItem(at: target) }
-            try manager.moveItem(at: staging, to: target)
+            if existed {
+                // The empty folder stays (it may be the caller's working directory): its entries move in.
+                for entry in try manager.contentsOfDirectory(atPath: staging.path) {
+                    try manager.moveItem(at: staging.appendingPathComponent(entry), to: target.appendingPathComponent(entry))
+                }
+                try manager.removeItem(at: staging)
+            } else {
+                try manager.moveItem(at: staging, to: target)
+            }
         } catch {
+            if existed {
+                // The folder was empty: whatever is in it now was moved in before the failure.
+                for entry in (try? manager.contentsOfDirectory(atPath: target.path)) ?? [] {
+                    try? manager.removeItem(at: target.appendingPathComponent(entry))
+                }
+            }
             try? manager.removeItem(at: staging)
             throw error as? ShellError ?? .invalidArgument("cannot write the app into \(target.path): \(error.localizedDescription)")
         }

@@ -20,7 +20,7 @@ summary = "{{name}}, an H5 app on HybridShell"
 description = """
 {{name}} is an H5 app that runs in WebKitGTK through HybridShell. Edit web/ to make it yours."""
 license = "MIT"
-maintainer = "{{name}} developers <dev@example.org>"
+maintainer = "Your Name <you@example.org>"   # the .deb's Maintainer
 homepage = "https://example.org/"
 
 web = "web"
