@@ -16,6 +16,9 @@ public final class DesktopApp {
     public let options: DesktopAppOptions
     /// URLs this instance was asked to open (at launch and by later launches), after the page got them.
     public var onOpen: ([String]) -> Void = { _ in }
+    /// The package store's events (the preset installed, updates checked and installed, failures);
+    /// any thread. Set before ``start(opening:)``.
+    public var onPackageEvent: @Sendable (PackageEvent) -> Void = { _ in }
     public private(set) var manager: PageManager?
     public private(set) var page: Page?
     public private(set) var modules: ModuleHost?
@@ -45,6 +48,7 @@ public final class DesktopApp {
         var route = options.route
         if let serving = options.serving {
             packages = try PackageRun.prepare(serving, shell: &shell, route: &route)
+            packages?.events.forward(to: onPackageEvent)
             if let packages { route = try await packages.start(route: route) }
         }
         let manager = try PageManager(configuration: shell)
@@ -58,12 +62,22 @@ public final class DesktopApp {
         page.view.observe { [weak self] event in
             guard let self, case .loadFinished(_, true) = event, !self.pageLoaded else { return }
             self.pageLoaded = true
+            self.checkForUpdates()
             self.pending.forEach(self.deliver)
             self.pending = []
         }
         instance.onOpen = { [weak self] uris in self?.open(uris) }
         if !uris.isEmpty { open(uris) }
         return true
+    }
+
+    /// Once the page has loaded (its launch is not slowed down, and it was served what was installed
+    /// at start), fetches the update index: what it installs is served from the next load on.
+    /// Failures are the store's events (and reports).
+    private func checkForUpdates() {
+        guard let store = packages?.store, let updates = options.updateURL else { return }
+        let report = options.serving?.reportURL
+        Task { _ = try? await store.update(from: updates, report: report) }
     }
 
     /// Gives the page (`open` event) and ``onOpen`` URLs, and raises the window; before the page

@@ -11,6 +11,7 @@ extension DesktopAppOptions {
         route.customSchemes = [PackageServing.scheme]
         self.init(id: app.id, name: app.name, route: route, environment: environment)
         schemes = app.schemes
+        updateURL = app.updateURL
         shell = ShellConfiguration(app: app, window: true)
         if let preset = app.preset {
             var serving = PackageServing()

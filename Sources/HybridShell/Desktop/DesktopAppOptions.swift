@@ -19,6 +19,9 @@ public struct DesktopAppOptions: Sendable {
     /// The installed package (the preset shipped with the app, then its updates), or nil to open
     /// ``route`` as it is.
     public var serving: PackageServing?
+    /// The offline-package update index (`update_url`): checked in the background once the page
+    /// has loaded; what it installs is served from the next load (a reload or the next launch) on.
+    public var updateURL: URL?
     /// `$XDG_DATA_HOME/<id>` by default (`~/.local/share/<id>`): storage, packages, window geometry.
     public var dataDirectory: String
 

@@ -31,6 +31,8 @@ final class AppCommand {
         let app: DesktopApp
         do {
             app = try DesktopApp(options: options)
+            // With the console on stdout: the app's log (the journal, for an installed app).
+            app.onPackageEvent = { [output] event in output.write("hybrid-run: \(event)") }
             guard try await app.start(opening: uris) else {
                 let what = uris.isEmpty ? "raised the window of" : "handed \(uris.joined(separator: " ")) to"
                 errors.write("hybrid-run: \(what) the running \(options.id)")

@@ -66,10 +66,19 @@ struct DesktopAppCommandLineTests {
         #expect(kept.width == 700 && kept.height == 500, "\(kept)")
     }
 
-    @Test func anInstalledAppIsServedFromItsPresetPackageUnderItsDataDirectory() async throws {
+    @Test func anInstalledAppIsServedFromItsPresetThenFromTheUpdateItFetched() async throws {
         let fixtures = try PackageFixtures()
-        let site = try fixtures.site("site", ["index.html": "<script>console.log('installed ' + location.href)</script>"])
-        try fixtures.pack(site, "app.hspkg", sequence: 3, app: Self.id)
+        try fixtures.pack(try fixtures.site("v3", ["index.html": "<script>console.log('version 3 at ' + location.href)</script>"]),
+                          "app.hspkg", sequence: 3, app: Self.id)
+        try FileManager.default.createDirectory(at: fixtures.path("out"), withIntermediateDirectories: true)
+        let v4 = try fixtures.pack(try fixtures.site("v4", ["index.html": "<script>console.log('version 4 at ' + location.href)</script>"]),
+                                   "out/v4.zip", sequence: 4, app: Self.id)
+        let (index, signature) = try PackageIndex.make(packages: [v4], expires: nil, key: fixtures.key)
+        try index.write(to: fixtures.path("out/index.json"))
+        try signature.write(to: fixtures.path("out/index.json.sig"))
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        PackageUpdateTests.serve(fixtures.path("out"), on: server, names: ["index.json", "index.json.sig", "v4.zip"])
         try fixtures.key.publicKey.fileText.write(to: fixtures.path("app.pub"), atomically: true, encoding: .utf8)
         try """
             id = "\(Self.id)"
@@ -77,17 +86,28 @@ struct DesktopAppCommandLineTests {
             version = "1.0.0"
             preset = "app.hspkg"
             trusted_keys = ["app.pub"]
+            update_url = "\(server.url("pkg/"))"
             """.write(to: fixtures.path("app.toml"), atomically: true, encoding: .utf8)
         let data = fixtures.path("data")
+        let app = fixtures.path("app.toml").path
         try await FakeNotificationServer.run { bus in
             var variables = ProcessInfo.processInfo.environment
             variables["DBUS_SESSION_BUS_ADDRESS"] = bus.address
             variables["XDG_DATA_HOME"] = data.path
-            let run = try await CommandLineRun.run(["app", fixtures.path("app.toml").path, "--exit-after", "load"], environment: variables)
-            #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stdout.contains("CONSOLE LOG installed app://org.example.deeplinks/index.html"), "\(run.stdout)")
+            let environment = variables
+            // The first launch serves the preset and fetches the update in the background ...
+            let first = try await CommandLineRun.run(["app", app], environment: environment) { running in
+                #expect(await running.waitForLine(containing: "CONSOLE LOG version 3 at app://org.example.deeplinks/index.html") != nil)
+                #expect(await running.waitForLine(containing: "hybrid-run: package.installed \(Self.id) 1.4.0 sequence=4") != nil)
+                kill(running.pid, SIGTERM)
+            }
+            #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
+            // ... which the next launch serves.
+            let second = try await CommandLineRun.run(["app", app, "--exit-after", "load"], environment: environment)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout.contains("CONSOLE LOG version 4 at app://org.example.deeplinks/index.html"), "\(second.stdout)")
         }
-        let store = data.appendingPathComponent("\(Self.id)/packages").path
-        #expect(FileManager.default.fileExists(atPath: store), "the preset was installed into the app's data directory")
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("\(Self.id)/packages").path),
+                "the packages live in the app's data directory")
     }
 }
