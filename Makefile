@@ -31,6 +31,10 @@ APT_PACKAGES += weston sway
 APT_PACKAGES += desktop-file-utils appstream
 # Media of packages and directory mounts (Tests/HybridShellTests/MediaShares/SchemeMediaPlaybackTests.swift):
 # pages/fixtures/media/sound.ogg plays with oggdemux and vorbisdec of gstreamer1.0-plugins-base (above).
+# Desktop modules and apps (Tests/HybridShellTests/Desktop): a private D-Bus session bus with a fake
+# notification server (Tests/fake-notifications.py, Debian's /usr/bin/python3 with GObject
+# introspection), and pdftotext to read back what print.page wrote.
+APT_PACKAGES += dbus-daemon python3-gi poppler-utils
 export WEBKIT_A11Y_BUS_ADDRESS :=
 export GDK_BACKEND := x11
 

@@ -191,7 +191,7 @@ interface DocumentEventMap {
 // the interfaces above.
 declare namespace HybridShell {
   /** `details.reason` of module errors that are not argument errors. */
-  type ModuleErrorReason = 'notFound' | 'quota' | 'corrupt' | 'locked' | 'full' | 'io' | 'unknownRoute' | 'urlNotAllowed' | 'noPage' | 'openFailed' | 'network' | 'timeout' | 'tooLarge' | 'cancelled';
+  type ModuleErrorReason = 'notFound' | 'quota' | 'corrupt' | 'locked' | 'full' | 'io' | 'unknownRoute' | 'urlNotAllowed' | 'noPage' | 'openFailed' | 'network' | 'timeout' | 'tooLarge' | 'cancelled' | 'unavailable' | 'pathNotAllowed' | 'printerNotAllowed' | 'dialogNotAllowed' | 'printFailed';
 
   interface StorageInfo { keys: string[]; currentSize: number; limitSize: number; }
   interface NetworkStatus { isConnected: boolean; networkType: 'none' | 'unknown'; connectivity: 'none' | 'local' | 'limited' | 'portal' | 'full'; source: string; }
@@ -226,7 +226,20 @@ declare namespace HybridShell {
     call(name: 'files.choose', data?: { title?: string }, options?: CallOptions): Promise<{ url: string; name: string; size: number; mediaURL?: string }>;
     call(name: 'files.save', data: { name: string; data: string; encoding?: 'utf8' | 'base64' }, options?: CallOptions): Promise<{ path: string; size: number }>;
     on(event: 'system.networkStatusChange', listener: (status: NetworkStatus) => void): void;
+    /** notification module (docs/modules.md): `icon` is a themed icon name, at most 8 actions. */
+    call(name: 'notification.show', data: NotificationOptions, options?: CallOptions): Promise<{ id: number }>;
+    on(event: 'notification.action', listener: (event: { id: number; action: string }) => void): void;
+    on(event: 'notification.closed', listener: (event: { id: number; reason: 'expired' | 'dismissed' | 'closed' | 'undefined' }) => void): void;
+    /** print module: a file inside module_settings.print_dirs, a printer of module_settings.printers (silent), or the dialog. */
+    call(name: 'print.page', data?: PrintOptions, options?: CallOptions): Promise<PrintResult>;
+    /** hybrid-run app: URLs a launch handed to the running app (deep links in its schemes, file:// URIs). */
+    on(event: 'open', listener: (event: { urls: string[] }) => void): void;
   }
+
+  interface NotificationOptions { title: string; body?: string; icon?: string; actions?: { id: string; label: string }[]; }
+  interface PrintOptions { printer?: string; file?: string; silent?: boolean; }
+  /** What was printed where; `headless` when a printer was only simulated (page tests). */
+  interface PrintResult { printer: string; file?: string; url: string | null; headless?: boolean; }
 
   interface HttpRequest {
     url: string;

@@ -107,4 +107,18 @@ static inline WebKitWebContext *hs_web_context_new(WebKitWebsiteDataManager *man
 /// `G_INPUT_STREAM`: response bodies handed to `WebKitURISchemeResponse`.
 static inline GInputStream *hs_input_stream(gpointer instance) { return G_INPUT_STREAM(instance); }
 
+/// GTK's print dialog, `<gtk/gtkunixprint.h>`: its headers live in gtk-3.0/unix-print, which
+/// webkit2gtk's pkg-config flags do not name, so the few functions the print module uses are
+/// declared here (libgtk-3 exports them). Shown without a nested loop, unlike
+/// `webkit_print_operation_run_dialog`.
+typedef struct _GtkPrintUnixDialog GtkPrintUnixDialog;
+typedef struct _GtkPrinter GtkPrinter;
+GtkWidget *gtk_print_unix_dialog_new(const gchar *title, GtkWindow *parent);
+void gtk_print_unix_dialog_set_settings(GtkPrintUnixDialog *dialog, GtkPrintSettings *settings);
+GtkPrintSettings *gtk_print_unix_dialog_get_settings(GtkPrintUnixDialog *dialog);
+GtkPageSetup *gtk_print_unix_dialog_get_page_setup(GtkPrintUnixDialog *dialog);
+GtkPrinter *gtk_print_unix_dialog_get_selected_printer(GtkPrintUnixDialog *dialog);
+void gtk_print_unix_dialog_set_embed_page_setup(GtkPrintUnixDialog *dialog, gboolean embed);
+const gchar *gtk_printer_get_name(GtkPrinter *printer);
+
 #endif

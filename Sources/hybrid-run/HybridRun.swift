@@ -159,7 +159,7 @@ struct HybridRun: CheckedCommand {
     var dirHandler: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
-        "Enable built-in native modules (comma-separated, repeatable): storage, navigation, system, clipboard, http, files, ui. Example: --modules storage,system,navigation",
+        "Enable built-in native modules (comma-separated, repeatable): storage, navigation, system, clipboard, http, files, ui, notification, print. Example: --modules storage,system,navigation",
         valueName: "names"))
     var modules: [String] = []
 

@@ -15,7 +15,8 @@ struct HybridRunRoot: ParsableCommand {
             """,
         version: "hybrid-run \(HybridShellVersion.current) (WebKitGTK \(WebContext.engineVersion))",
         subcommands: [HybridRun.self, HybridRunTest.self, HybridRunKiosk.self, HybridRunCtl.self, HybridRunPackage.self, HybridRunWebDriver.self,
-                      HybridRunDoctor.self, HybridRunMcp.self, HybridRunInit.self, HybridRunDev.self, HybridRunBundle.self],
+                      HybridRunDoctor.self, HybridRunMcp.self, HybridRunInit.self, HybridRunDev.self, HybridRunBundle.self,
+                      HybridRunApp.self],
         defaultSubcommand: HybridRun.self
     )
 

@@ -86,6 +86,15 @@ do {
             if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
             return outcome.status.rawValue
         })
+    case let app as HybridRunApp:
+        let (options, uris, exitAfter) = usageChecked { try app.options() }
+        LogLines.bootstrap(level: .info, quiet: false)
+        prepareDisplay(app.displayOption.display)
+        exit(MainLoop.run {
+            let outcome = await AppCommand(options: options, uris: uris, exitAfter: exitAfter).run()
+            if let reason = outcome.reason { errors.write("hybrid-run: error: \(reason)") }
+            return outcome.status.rawValue
+        })
     case let initCommand as HybridRunInit:
         // Files only: no GLib loop, no GTK.
         exit(initCommand.execute())

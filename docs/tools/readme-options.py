@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FILES = ["README.md", "docs/kiosk.md", "docs/webdriver.md"]
+FILES = ["README.md", "docs/kiosk.md", "docs/webdriver.md", "docs/desktop-apps.md"]
 BLOCK = re.compile(r"(<!-- options: ([a-z ]+) -->\n)(.*?)(<!-- end options -->)", re.S)
 BUILTIN = {"help", "version", "experimental-dump-help", "generate-completion-script"}
 BINARY = os.path.join(ROOT, ".build", "debug", "hybrid-run")

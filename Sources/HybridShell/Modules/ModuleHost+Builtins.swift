@@ -17,6 +17,7 @@ extension ModuleHost {
         public var clipboardPartition: (@Sendable (BridgeCall) -> String)?
         /// Whether `files.choose` may show GTK's chooser when there is a window; the kiosk says no
         /// (browsing the file system would escape its lock-down): the configured choice answers.
+        /// The same holds for `print.page`'s dialog (DENIED there: only `printers` are printed to).
         public var nativeFileChooser = true
         /// Whether only the visible page of the manager's stack may use the clipboard (see
         /// ``ClipboardVisibility``); page tests, whose views are not on a stack, say no.
@@ -71,6 +72,13 @@ extension ModuleHost {
                 let directory = dataDirectory.map { ($0 as NSString).appendingPathComponent("files") }
                     ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("hybridshell-files-\(ProcessInfo.processInfo.processIdentifier)")
                 host.register(FilesModule.module(headless: headless || !options.nativeFileChooser, choice: configuration.fileChoice, directory: directory, shares: shares))
+            case .notification:
+                // Only page tests (an explicit headless) answer privately: a run without a window still has a desktop.
+                host.register(NotificationModule.module(host: host, headless: options.headless == true))
+            case .print:
+                host.register(PrintModule.module(host: host, simulatesPrinters: options.headless == true, hasWindow: !headless,
+                                                 policy: PrintPolicy(directories: configuration.printDirs, printers: configuration.printers,
+                                                                     dialogAllowed: options.nativeFileChooser)))
             }
         }
         if !configuration.enabled.isEmpty {

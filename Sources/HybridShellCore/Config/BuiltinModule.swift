@@ -1,6 +1,7 @@
 /// The modules HybridShell ships (`modules = [...]`, `--modules`). See docs/modules.md.
 public enum BuiltinModule: String, Sendable, CaseIterable, Comparable {
     case storage, navigation, system, clipboard, http, files, ui
+    case notification, print
     /// The update manager for pages (`hybrid.updates`, `wx.getUpdateManager()`); see docs/offline-packages.md.
     case updates
 

@@ -24,6 +24,10 @@ public struct ModuleConfiguration: Sendable, Equatable {
     /// The largest http response body accepted at all, decoded (`http_max_bytes`, 100 MiB):
     /// counted while it streams in, so a bigger one is cut off there and never reaches the disk.
     public var httpMaxBytes = 100 * 1024 * 1024
+    /// Directories `print.page` may write PDF files into (`print_dirs`); none by default.
+    public var printDirs: [String] = []
+    /// Printers `print.page` may print to without a dialog (`printers`); none by default.
+    public var printers: [String] = []
 
     public init() {}
 
@@ -67,7 +71,7 @@ extension ModuleConfiguration {
         }
         if let settings = try reader.table("module_settings") {
             try settings.rejectUnknownKeys(["storage_quota_kb", "network", "clipboard_text", "file_choice", "modal_confirms", "http_allow",
-                                           "http_max_bytes"])
+                                           "http_max_bytes", "print_dirs", "printers"])
             if let quota = try settings.int("storage_quota_kb", in: 1...1_048_576) { configuration.storageQuota = quota * 1024 }
             configuration.networkOverride = try settings.choice("network", NetworkStatus.allCases.map(\.rawValue)).flatMap(NetworkStatus.init(rawValue:))
             configuration.clipboardText = try settings.string("clipboard_text") ?? ""
@@ -77,6 +81,11 @@ extension ModuleConfiguration {
             for pattern in try settings.strings("http_allow") ?? [] {
                 do { configuration.httpAllow.append(try OriginPattern(parsing: pattern)) } catch { throw settings.error("http_allow", error.description) }
             }
+            configuration.printDirs = try settings.strings("print_dirs") ?? []
+            for directory in configuration.printDirs where !directory.hasPrefix("/") {
+                throw settings.error("print_dirs", "\(JSONValue.quoted(directory)) is not an absolute path")
+            }
+            configuration.printers = try settings.strings("printers") ?? []
         }
         return configuration
     }

@@ -6,7 +6,7 @@ import HybridShell
 /// in their deterministic headless mode; `--handlers` mocks still replace their handlers.
 struct TestModuleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Enable built-in native modules for the pages (comma-separated, repeatable): storage, system, clipboard, http, files, ui (navigation: mock it with --handlers). Example: --modules storage,system",
+        "Enable built-in native modules for the pages (comma-separated, repeatable): storage, system, clipboard, http, files, ui, notification, print (navigation: mock it with --handlers). Example: --modules storage,system",
         valueName: "names"))
     var modules: [String] = []
 

@@ -8,7 +8,7 @@ struct HelpExamplesCommandLineTests {
     static let commandStarts = ["hybrid-run ", "xvfb-run ", "(cd "]
 
     @Test(arguments: [["--help"], ["run", "--help"], ["test", "--help"], ["kiosk", "--help"], ["ctl", "--help"], ["package", "--help"], ["webdriver", "--help"], ["mcp", "--help"],
-                      ["init", "--help"], ["dev", "--help"], ["bundle", "--help"]])
+                      ["init", "--help"], ["dev", "--help"], ["bundle", "--help"], ["app", "--help"]])
     func everyExampleLineIsACompleteCommand(arguments: [String]) async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"

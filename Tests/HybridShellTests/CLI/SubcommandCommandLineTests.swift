@@ -36,7 +36,7 @@ struct SubcommandCommandLineTests {
     }
 
     /// ArgumentParser answers `help` with a name that is no command with the root's help and 0.
-    @Test(arguments: [(["help", "nope"], "no help for \"nope\": hybrid-run has no command nope (commands: run, test, kiosk, ctl, package, webdriver, doctor, mcp, init, dev, bundle)"),
+    @Test(arguments: [(["help", "nope"], "no help for \"nope\": hybrid-run has no command nope (commands: run, test, kiosk, ctl, package, webdriver, doctor, mcp, init, dev, bundle, app)"),
                       (["help", "package", "nope"], "no help for \"nope\": hybrid-run package has no command nope (commands: keygen, ")])
     func helpForAnUnknownCommandIsAUsageError(arguments: [String], message: String) async throws {
         let run = try await CommandLineRun.run(arguments)
