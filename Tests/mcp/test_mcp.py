@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A real MCP client (the `mcp` PyPI package) drives `hybrid-run mcp` over stdio.
+"""A real MCP client (the `mcp` PyPI package; mcp_session.py's standard-library client where PyPI
+cannot be reached) drives `hybrid-run mcp` over stdio.
 
 Run under Xvfb with the client's own Python (`make mcp-test` makes .build-py/mcp, a venv with `mcp`):
     xvfb-run -a .build-py/mcp/bin/python -m unittest discover -s Tests/mcp -v
@@ -18,8 +19,10 @@ import time
 import unittest
 import uuid
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mcp_session import CLIENT, open_session  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HYBRID_RUN = os.path.abspath(os.environ.get("HYBRID_RUN", os.path.join(ROOT, ".build", "debug", "hybrid-run")))
@@ -69,6 +72,7 @@ def ref_of(outline, role, name):
 class McpTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        print(f"MCP client: {'the mcp package' if CLIENT == 'mcp' else 'the standard-library client (no mcp package)'}", file=sys.stderr)
         handler = functools.partial(QuietHandler, directory=FIXTURES)
         cls.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=cls.http.serve_forever, daemon=True).start()
@@ -81,16 +85,13 @@ class McpTest(unittest.TestCase):
 
     def run_session(self, scenario, *args):
         token = uuid.uuid4().hex
-        params = StdioServerParameters(command=HYBRID_RUN, args=["mcp", *args], env=dict(os.environ, HYBRID_MCP_TEST=token))
 
         async def main():
-            async with stdio_client(params) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    await scenario(session)
-                    # While a page is open its web process is there to be found (the check below means something).
-                    await session.call_tool("open", {"url": "about:blank"})
-                    self.assertTrue(web_processes(token), "the server's web processes are not found")
+            async with open_session(HYBRID_RUN, ["mcp", *args], dict(os.environ, HYBRID_MCP_TEST=token)) as session:
+                await scenario(session)
+                # While a page is open its web process is there to be found (the check below means something).
+                await session.call_tool("open", {"url": "about:blank"})
+                self.assertTrue(web_processes(token), "the server's web processes are not found")
 
         asyncio.run(asyncio.wait_for(main(), WAIT))
         # The server ended when its stdin closed: none of its web processes may be left.
