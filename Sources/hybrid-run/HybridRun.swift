@@ -10,11 +10,11 @@ struct HybridRun: CheckedCommand {
         abstract: "Open a web page in WebKitGTK, print its console, and exit with an honest code.",
         usage: """
             hybrid-run [run] [--url] URL-OR-PATH [options]
-            hybrid-run test|kiosk|ctl|package|webdriver|help …
+            hybrid-run test|kiosk|ctl|package|webdriver|mcp|doctor|init|dev|bundle|app|help …
             """,
         discussion: """
-            Runs headless under an X display; without DISPLAY it starts a private Xvfb for the run \
-            (--display), so xvfb-run is optional. Console messages are \
+            Runs headless on the session's display (Wayland natively, or X11); without one it starts a \
+            private Xvfb for the run (--display), so xvfb-run is optional. Console messages are \
             printed to stdout like WebKit's MiniBrowser prints them (url:line:column: CONSOLE LOG text). \
             run is the default subcommand: hybrid-run --url … is hybrid-run run --url ….
 
@@ -28,7 +28,8 @@ struct HybridRun: CheckedCommand {
             Other commands: hybrid-run test PAGES… runs test pages; hybrid-run kiosk runs one app full screen; \
             hybrid-run ctl talks to a running kiosk; hybrid-run package makes and installs offline packages; \
             hybrid-run webdriver serves WebDriver sessions; hybrid-run mcp serves a coding agent (Model Context \
-            Protocol); hybrid-run doctor checks this machine \
+            Protocol); hybrid-run doctor checks this machine; hybrid-run init, dev and bundle take an H5 \
+            folder to an installed app, which hybrid-run app runs \
             (see hybrid-run help test, or hybrid-run test --help).
             """,
         version: "hybrid-run \(HybridShellVersion.current) (WebKitGTK \(WebContext.engineVersion))"
