@@ -24,10 +24,7 @@ final class AppCommand {
     }
 
     func run() async -> RunOutcome {
-        TerminationSignals.install { [weak self] number in
-            ShutdownDeadline.arm(status: .success, what: number == SIGTERM ? "SIGTERM" : "SIGINT")
-            self?.settle(.success)
-        }
+        ShutdownDeadline.onTerminationSignal { [weak self] _ in self?.settle(.success) }
         let app: DesktopApp
         do {
             app = try DesktopApp(options: options)

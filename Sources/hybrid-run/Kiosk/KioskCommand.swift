@@ -53,10 +53,7 @@ final class KioskCommand {
             pidFile?.remove()
             return RunOutcome(.usage, error.description)
         }
-        TerminationSignals.install { [weak self] number in
-            ShutdownDeadline.arm(status: .success, what: number == SIGTERM ? "SIGTERM" : "SIGINT")
-            self?.settle(.success, reason: number == SIGTERM ? "SIGTERM" : "SIGINT")
-        }
+        ShutdownDeadline.onTerminationSignal { [weak self] signal in self?.settle(.success, reason: signal) }
         do {
             try host.start()
             host.page?.view.observe { [weak self] event in self?.pageEvent(event) }

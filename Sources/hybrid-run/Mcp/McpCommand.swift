@@ -18,10 +18,7 @@ final class McpCommand {
     }
 
     func run() async -> RunOutcome {
-        TerminationSignals.install { [weak self] number in
-            ShutdownDeadline.arm(status: .success, what: number == SIGTERM ? "SIGTERM" : "SIGINT")
-            self?.outcome.fulfill(.success)
-        }
+        ShutdownDeadline.onTerminationSignal { [weak self] _ in self?.outcome.fulfill(.success) }
         defer { options.packages?.finish() }
         if let problem = MainLoop.displayError { return .noDisplay(problem) }
         var route = options.route

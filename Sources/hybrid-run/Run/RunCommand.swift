@@ -28,10 +28,7 @@ final class RunCommand {
 
     /// Runs until the exit condition, a failure, a deadline or SIGINT/SIGTERM.
     func run() async -> RunOutcome {
-        TerminationSignals.install { [weak self] number in
-            ShutdownDeadline.arm(status: .success, what: number == SIGTERM ? "SIGTERM" : "SIGINT")
-            self?.settle(.success)
-        }
+        ShutdownDeadline.onTerminationSignal { [weak self] _ in self?.settle(.success) }
         defer { options.packages?.finish() }
         if let problem = MainLoop.displayError { return .noDisplay(problem) }
         let page: Page

@@ -1,4 +1,5 @@
 import Foundation
+import HybridShell
 import Synchronization
 
 /// The last resort behind every orderly stop: once a command has been asked to stop (SIGTERM or
@@ -23,5 +24,16 @@ enum ShutdownDeadline {
         }
         thread.name = "hybrid-run shutdown deadline"
         thread.start()
+    }
+
+    /// SIGINT and SIGTERM stop the command: the countdown starts (ending with `status` if the stop
+    /// never completes) and `stop` is called with the signal's name.
+    @EngineActor
+    static func onTerminationSignal(status: ExitStatus = .success, _ stop: @escaping @EngineActor (_ signal: String) -> Void) {
+        TerminationSignals.install { number in
+            let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+            arm(status: status, what: name)
+            stop(name)
+        }
     }
 }

@@ -49,10 +49,7 @@ final class TestCommand {
         executor.prewarm()
         let scheduler = TestScheduler(pages: pages, workers: options.workers, retries: options.list ? 0 : options.retries,
                                       maxFailures: options.maxFailures, executor: executor)
-        TerminationSignals.install { [weak scheduler] number in
-            ShutdownDeadline.arm(status: .failure, what: number == SIGTERM ? "SIGTERM" : "SIGINT")
-            scheduler?.interrupt(.signal)
-        }
+        ShutdownDeadline.onTerminationSignal(status: .failure) { [weak scheduler] _ in scheduler?.interrupt(.signal) }
         let globalTimer = options.globalTimeout.map { limit in
             LoopTimer(after: limit) { [weak scheduler] in
                 ShutdownDeadline.arm(status: .timeout, what: "the global timeout")
