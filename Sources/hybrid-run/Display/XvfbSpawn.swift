@@ -28,35 +28,15 @@ struct XvfbSpawn {
             close(fds[0]); close(fds[1])
             throw .cannotPrepare("cannot create \(directory)/Xvfb.log")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // A process group of its own: a terminal's Ctrl-C must not end the display under us.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let shell = ["/bin/sh", "-c", script, "hybrid-run-xvfb", directory] + server
-        let guarded = access("/usr/bin/setpriv", X_OK) == 0 ? ["/usr/bin/setpriv", "--pdeathsig", "TERM", "--"] + shell : shell
-        let argv = guarded.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, guarded[0], &actions, &attributes, argv, environ)
+        let spawned = HelperSpawn.start(shell, stdout: fds[1], stderr: log)
         close(fds[1])
-        guard result == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let error):
             close(fds[0]); close(log)
-            throw .cannotPrepare("\(guarded[0]): \(String(cString: strerror(result)))")
+            throw .cannotPrepare("\(shell[0]): \(String(cString: strerror(error.number)))")
         }
         self.pid = pid
         displayFD = fds[0]

@@ -93,36 +93,12 @@ final class WebKitWebDriverProcess: @unchecked Sendable {  // pid is fixed; stat
         }
     }
 
-    /// `posix_spawn` in a process group of its own, with default signal handling and an empty
-    /// signal mask (this process blocks SIGINT/SIGTERM/SIGHUP for its signal thread), stdin from
-    /// /dev/null and stdout onto stderr (stdout is for hybrid-run webdriver's own line). Through
-    /// `setpriv --pdeathsig TERM` when there is one, so even a SIGKILL of this process ends it.
+    /// Started as a ``HelperSpawn`` (its own process group, ended with hybrid-run).
     private static func spawn(_ executable: String, port: UInt16) throws(ShellError) -> WebKitWebDriverProcess {
-        var arguments = [executable, "--port=\(port)", "--host=127.0.0.1"]
-        let setpriv = "/usr/bin/setpriv"
-        if access(setpriv, X_OK) == 0 { arguments = [setpriv, "--pdeathsig", "TERM", "--"] + arguments }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&handled, number) }
-        posix_spawnattr_setsigdefault(&attributes, &handled)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-        guard result == 0 else { throw .invalidArgument("cannot start \(executable): \(UnixSocketCalls.errorText(result))") }
-        return WebKitWebDriverProcess(pid: pid, port: port)
+        // stdout onto stderr: stdout is for hybrid-run webdriver's own line.
+        switch HelperSpawn.start([executable, "--port=\(port)", "--host=127.0.0.1"], stdout: 2, stderr: 2) {
+        case .success(let pid): return WebKitWebDriverProcess(pid: pid, port: port)
+        case .failure(let error): throw .invalidArgument("cannot start \(executable): \(UnixSocketCalls.errorText(error.number))")
+        }
     }
 }
